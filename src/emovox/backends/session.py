@@ -1,0 +1,66 @@
+"""The one place ONNX Runtime sessions are built.
+
+Sessions are created lazily (first use), once, under a lock, and shared: ORT's `run` is
+thread-safe, so every thread of the process uses the same session and its memory.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from emovox.errors import ModelAssetError
+
+
+@dataclass(frozen=True)
+class SessionSettings:
+    """How to run a model: thread counts and execution providers (None = ORT's default)."""
+
+    intra_op_threads: int | None = None
+    inter_op_threads: int = 1
+    providers: tuple[str, ...] = ("CPUExecutionProvider",)
+
+
+def create_session(path: Path, settings: SessionSettings = SessionSettings()) -> Any:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.inter_op_num_threads = settings.inter_op_threads
+    if settings.intra_op_threads:
+        options.intra_op_num_threads = settings.intra_op_threads
+    options.log_severity_level = 3
+    available = set(ort.get_available_providers())
+    providers = [p for p in settings.providers if p in available] or ["CPUExecutionProvider"]
+    try:
+        return ort.InferenceSession(os.fspath(path), sess_options=options, providers=providers)
+    except Exception as e:  # ORT raises its own exception types for bad files
+        raise ModelAssetError(f"ONNX Runtime cannot load {path}: {e}") from e
+
+
+class LazySession:
+    """A session built on first use; `input_types` reads input names and dtypes once."""
+
+    def __init__(self, path_factory, settings: SessionSettings = SessionSettings()) -> None:
+        self._path_factory = path_factory
+        self._settings = settings
+        self._session: Any = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Any:
+        if self._session is None:
+            with self._lock:
+                if self._session is None:
+                    self._session = create_session(self._path_factory(), self._settings)
+        return self._session
+
+    @property
+    def loaded(self) -> bool:
+        return self._session is not None
+
+    def input_types(self) -> dict[str, str]:
+        return {i.name: i.type for i in self.get().get_inputs()}

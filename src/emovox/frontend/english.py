@@ -1,0 +1,106 @@
+"""The English text pipeline: normalize -> segment -> G2P, yielding model-sized segments.
+
+It knows the backend only through two numbers-and-names facts it is handed: the phoneme
+alphabet (dialect) and the longest phoneme sequence one inference may take.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from emovox.frontend import segment
+from emovox.frontend.g2p.english import Dialect, EnglishG2P
+from emovox.frontend.normalize import Normalized, normalize
+
+#: Quotes and brackets carry no sound; brackets become a short pause.
+_SILENT_MARKS = str.maketrans({'"': None, "(": ", ", ")": ", ", "[": ", ", "]": ", "})
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One model call's worth of text."""
+
+    text: str
+    phonemes: str
+    ends_sentence: bool
+
+
+class EnglishFrontend:
+    """Text -> segments of phonemes, each within a backend's input limit."""
+
+    language = "en"
+
+    def __init__(self, g2p: EnglishG2P | None = None) -> None:
+        self._g2p = g2p
+
+    @property
+    def g2p(self) -> EnglishG2P:
+        if self._g2p is None:
+            self._g2p = EnglishG2P()
+        return self._g2p
+
+    def normalize(self, text: str) -> Normalized:
+        return normalize(text)
+
+    def phonemize(self, text: str, dialect: Dialect = Dialect.IPA) -> str:
+        return self.g2p(text.translate(_SILENT_MARKS), dialect)
+
+    def segments(
+        self,
+        text: str,
+        dialect: Dialect,
+        max_phonemes: int,
+        first_segment_chars: int | None = None,
+    ) -> Iterator[Segment]:
+        """Segments of already-normalized `text`.
+
+        A sentence whose phonemes exceed `max_phonemes` is split at clauses, then at words,
+        never inside a word (only a single "word" longer than the whole limit is cut).
+        `first_segment_chars` splits a long first sentence at a clause so audio starts early.
+        """
+        for index, sentence in enumerate(segment.sentences(text)):
+            limit_chars = first_segment_chars if index == 0 else None
+            pieces = list(self._fit(sentence, dialect, max_phonemes, limit_chars))
+            for number, (piece_text, phonemes) in enumerate(pieces):
+                if phonemes.strip(" ,.!?;:—…"):
+                    yield Segment(piece_text, phonemes, ends_sentence=number == len(pieces) - 1)
+
+    def _fit(
+        self, sentence: str, dialect: Dialect, limit: int, limit_chars: int | None
+    ) -> Iterator[tuple[str, str]]:
+        if limit_chars is not None and len(sentence) > limit_chars:
+            first, *rest = segment.clauses(sentence)
+            if rest:
+                yield from self._fit(first, dialect, limit, None)
+                yield from self._fit(" ".join(rest), dialect, limit, None)
+                return
+        phonemes = self.phonemize(sentence, dialect)
+        if len(phonemes) <= limit:
+            yield sentence, phonemes
+            return
+        size = lambda piece: len(self.phonemize(piece, dialect))  # noqa: E731
+        for group in segment.pack(segment.clauses(sentence), size, limit):
+            phonemes = self.phonemize(group, dialect)
+            if len(phonemes) <= limit:
+                yield group, phonemes
+                continue
+            for words in segment.pack(self._words_within(group, size, limit), size, limit):
+                yield words, self.phonemize(words, dialect)
+
+    @staticmethod
+    def _words_within(clause: str, size, limit: int) -> list[str]:
+        """Words of a clause; a single word too long for the model is cut into pieces."""
+        out = []
+        for word in segment.words(clause):
+            if size(word) <= limit:
+                out.append(word)
+                continue
+            step = max(1, len(word) * limit // (2 * max(1, size(word))))
+            out.extend(word[i:i + step] for i in range(0, len(word), step))
+        return out
+
+
+def contains_speech(text: str) -> bool:
+    return re.search(r"[^\W\d_]", text) is not None

@@ -1,0 +1,84 @@
+"""espeak-ng through ctypes: text to IPA, punctuation kept.
+
+espeak-ng is a process-wide C library with one current voice, so one lock guards every call
+and the voice is set on each call instead of being left as global configuration.
+The library and its data come from the `espeakng-loader` package.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import threading
+from functools import cache
+
+from emovox.errors import ModelAssetError
+
+_AUDIO_OUTPUT_SYNCHRONOUS = 0x02
+_CHARS_UTF8 = 1
+_PHONEMES_IPA = 0x02
+_PHONEMES_TIE = 0x80
+
+#: Punctuation the models have symbols for; espeak drops it, so it is split off and re-attached.
+PUNCTUATION = ",.!?;:—…"
+_PUNCTUATION_RUN = re.compile(r"\s*([" + re.escape(PUNCTUATION) + r"]+)\s*")
+_LANGUAGE_SWITCH = re.compile(r"\([a-z]{2,3}(?:-[a-z0-9]+)?\)")
+
+_lock = threading.Lock()
+
+
+class Espeak:
+    """One loaded espeak-ng library; obtain it with `Espeak.shared()`."""
+
+    def __init__(self, library_path: str, data_path: str) -> None:
+        try:
+            lib = ctypes.cdll.LoadLibrary(library_path)
+        except OSError as e:
+            raise ModelAssetError(
+                f"cannot load espeak-ng from {library_path}: {e}; reinstall it with "
+                "`pip install --force-reinstall espeakng-loader`"
+            ) from e
+        lib.espeak_Initialize.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
+        lib.espeak_SetVoiceByName.argtypes = [ctypes.c_char_p]
+        lib.espeak_TextToPhonemes.restype = ctypes.c_char_p
+        lib.espeak_TextToPhonemes.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.c_int]
+        if lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, data_path.encode(), 0) <= 0:
+            raise ModelAssetError(f"espeak-ng could not read its data at {data_path}")
+        self._lib = lib
+
+    @staticmethod
+    @cache
+    def shared() -> Espeak:
+        """The process's espeak-ng (the C library can only be initialized once per process)."""
+        import espeakng_loader
+
+        return Espeak(espeakng_loader.get_library_path(), espeakng_loader.get_data_path())
+
+    def _clauses(self, text: str, mode: int) -> list[str]:
+        pointer = ctypes.pointer(ctypes.c_char_p(text.encode("utf-8")))
+        clauses = []
+        while pointer.contents.value:
+            result = self._lib.espeak_TextToPhonemes(pointer, _CHARS_UTF8, mode)
+            if result:
+                clauses.append(result.decode("utf-8", errors="ignore").strip())
+        return clauses
+
+    def phonemize(self, text: str, language: str = "en-us", tie: str | None = None) -> str:
+        """IPA for `text`, with the punctuation of the input kept in place.
+
+        `tie` joins the letters of multi-letter phonemes (affricates, diphthongs), which the
+        Kokoro phoneme set needs to tell "t͡ʃ" from "t" + "ʃ".
+        """
+        mode = _PHONEMES_IPA | ((_PHONEMES_TIE | ord(tie) << 8) if tie else 0)
+        pieces = _PUNCTUATION_RUN.split(text)
+        out: list[str] = []
+        with _lock:
+            if self._lib.espeak_SetVoiceByName(language.encode()) != 0:
+                raise ModelAssetError(f"espeak-ng has no voice {language!r}")
+            for index, piece in enumerate(pieces):
+                if index % 2:  # a punctuation run
+                    out.append(piece)
+                elif piece.strip():
+                    out.append(" " + " ".join(self._clauses(piece, mode)))
+        phonemes = _LANGUAGE_SWITCH.sub("", "".join(out))
+        return re.sub(r"\s+", " ", phonemes).strip()

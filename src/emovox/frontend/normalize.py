@@ -1,0 +1,425 @@
+"""English text normalization: written forms (numbers, money, dates, URLs...) to words.
+
+Every rule is a compiled pattern plus a function that speaks a match. Rules run in order,
+most specific first (a URL before its dots, a date before its numbers). Patterns that start
+with a repeated character class carry a negative lookbehind for that class, so a failed
+match inside a long run costs O(1): a 100,000-character adversarial input stays linear.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from emovox.frontend import numbers
+
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
+
+MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)
+_MONTH_BY_PREFIX = {m[:3].lower(): m for m in MONTHS}
+_MONTH_NAME = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_INT = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
+_NUM = rf"(?:{_INT}(?:\.\d+)?|\.\d+)"
+_MERIDIEM = r"(?:[AaPp]\.[Mm]\.|[AaPp][Mm](?![A-Za-z]))"
+
+CURRENCIES = {
+    "$": ("dollar", "dollars", "cent", "cents"),
+    "€": ("euro", "euros", "cent", "cents"),
+    "£": ("pound", "pounds", "penny", "pence"),
+    "¥": ("yen", "yen", "sen", "sen"),
+}
+
+#: unit -> (singular, plural). Only read as a unit right after a number.
+UNITS = {
+    "km/h": ("kilometer per hour", "kilometers per hour"),
+    "mph": ("mile per hour", "miles per hour"),
+    "km": ("kilometer", "kilometers"),
+    "cm": ("centimeter", "centimeters"),
+    "mm": ("millimeter", "millimeters"),
+    "m": ("meter", "meters"),
+    "mi": ("mile", "miles"),
+    "ft": ("foot", "feet"),
+    "kg": ("kilogram", "kilograms"),
+    "mg": ("milligram", "milligrams"),
+    "g": ("gram", "grams"),
+    "lb": ("pound", "pounds"),
+    "lbs": ("pound", "pounds"),
+    "oz": ("ounce", "ounces"),
+    "ml": ("milliliter", "milliliters"),
+    "mL": ("milliliter", "milliliters"),
+    "L": ("liter", "liters"),
+    "°C": ("degree Celsius", "degrees Celsius"),
+    "°F": ("degree Fahrenheit", "degrees Fahrenheit"),
+    "°": ("degree", "degrees"),
+    "kB": ("kilobyte", "kilobytes"),
+    "KB": ("kilobyte", "kilobytes"),
+    "MB": ("megabyte", "megabytes"),
+    "GB": ("gigabyte", "gigabytes"),
+    "TB": ("terabyte", "terabytes"),
+    "Hz": ("hertz", "hertz"),
+    "kHz": ("kilohertz", "kilohertz"),
+    "MHz": ("megahertz", "megahertz"),
+    "GHz": ("gigahertz", "gigahertz"),
+    "kW": ("kilowatt", "kilowatts"),
+    "W": ("watt", "watts"),
+    "V": ("volt", "volts"),
+    "ms": ("millisecond", "milliseconds"),
+    "min": ("minute", "minutes"),
+    "hrs": ("hour", "hours"),
+    "hr": ("hour", "hours"),
+}
+_UNIT_ALTERNATION = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+
+#: Abbreviations whose period is part of the word; the value is the spoken form.
+#: Titles are read before a name, so their period never ends a sentence.
+TITLES = {
+    "Mr": "Mister", "Mrs": "Missus", "Ms": "Miz", "Prof": "Professor", "Capt": "Captain",
+    "Gen": "General", "Lt": "Lieutenant", "Col": "Colonel", "Sgt": "Sergeant", "Rev": "Reverend",
+    "Mt": "Mount",
+}
+ABBREVIATIONS = {
+    "Jr": "Junior", "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
+    "Rd": "Road", "Inc": "Incorporated", "Ltd": "Limited", "Corp": "Corporation",
+    "Dept": "Department", "Co": "Company", "approx": "approximately", "vs": "versus",
+    "etc": "et cetera", "Jan": "January", "Feb": "February", "Aug": "August",
+    "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December",
+}
+#: Abbreviations read one way before a name and another way after one.
+TITLE_OR_PLACE = {"Dr": ("Doctor", "Drive"), "St": ("Saint", "Street")}
+_LATIN = {"e.g.": "for example", "i.e.": "that is"}
+
+SYMBOLS = {"&": " and ", "@": " at ", "+": " plus ", "=": " equals ", "×": " times ",
+           "%": " percent ", "°": " degrees ", "~": " about ", "#": " number "}
+_SPEAKABLE_PUNCTUATION = set(".,!?;:'\"-—…()")
+
+
+@dataclass(frozen=True)
+class Normalized:
+    """Normalized text plus the characters that could not be spoken and were dropped."""
+
+    text: str
+    dropped: tuple[str, ...] = ()
+
+
+def _plural(count_text: str, singular: str, plural: str) -> str:
+    return singular if count_text.lstrip("-−") in ("1", "1.0") else plural
+
+
+# --- rules -----------------------------------------------------------------------------
+
+def _speak_url(match: re.Match[str]) -> str:
+    url, trailing = _split_trailing_punctuation(match.group(0))
+    url = re.sub(r"^[a-zA-Z]+://", "", url).rstrip("/")
+    spoken = re.sub(r"^www\.", "w w w dot ", url)
+    for symbol, word in ((".", " dot "), ("/", " slash "), ("-", " dash "), ("_", " underscore "),
+                         (":", " colon "), ("?", " question mark "), ("=", " equals "),
+                         ("&", " and "), ("#", " hash "), ("~", " tilde "), ("%", " percent ")):
+        spoken = spoken.replace(symbol, word)
+    return " " + _digits_in(spoken) + trailing
+
+
+def _speak_email(match: re.Match[str]) -> str:
+    user, domain = match.group(0).split("@", 1)
+    spoken = f"{user} at {domain}"
+    for symbol, word in ((".", " dot "), ("_", " underscore "), ("-", " dash "), ("+", " plus ")):
+        spoken = spoken.replace(symbol, word)
+    return _digits_in(spoken)
+
+
+def _digits_in(text: str) -> str:
+    return re.sub(r"\d+", lambda m: " " + numbers.digits(m.group(0)) + " ", text)
+
+
+def _split_trailing_punctuation(text: str) -> tuple[str, str]:
+    stripped = text.rstrip(".,!?;:)")
+    return stripped, text[len(stripped):]
+
+
+def _speak_money(match: re.Match[str]) -> str:
+    sign, symbol, whole, fraction, scale = match.group("sign", "symbol", "whole", "fraction", "scale")
+    one, many, cent, cents = CURRENCIES[symbol]
+    minus = "minus " if sign else ""
+    if scale:
+        amount = numbers.number(whole + (fraction or ""))
+        return f"{minus}{amount} {_SCALES[scale.lower()]} {many}"
+    unit = _plural(whole, one, many)
+    spoken = f"{minus}{numbers.cardinal(whole)} {unit}"
+    if fraction and len(fraction) > 3:  # "$0.125": a plain decimal amount
+        return f"{minus}{numbers.decimal(whole + fraction)} {many}"
+    if fraction:
+        hundredths = int(fraction[1:].ljust(2, "0"))
+        if hundredths:
+            minor = f"{numbers.cardinal(str(hundredths))} {_plural(str(hundredths), cent, cents)}"
+            spoken = minor if whole.strip("0,") == "" else f"{spoken} and {minor}"
+            spoken = minus + spoken.removeprefix(minus)
+    return spoken
+
+
+_SCALES = {"thousand": "thousand", "million": "million", "billion": "billion", "trillion": "trillion",
+           "k": "thousand", "m": "million", "mn": "million", "b": "billion", "bn": "billion"}
+
+
+def _speak_time(match: re.Match[str]) -> str:
+    hour, minute, second, meridiem = (match.group(k) for k in ("hour", "minute", "second", "meridiem"))
+    h, m = int(hour), int(minute)
+    if h > 23 or m > 59:
+        return match.group(0).replace(":", " ")
+    spoken = numbers.cardinal(str(h))
+    if m == 0:
+        spoken += "" if meridiem or h > 12 else " o'clock"
+        if h > 12 and not meridiem:
+            spoken += " hundred"
+    elif m < 10:
+        spoken += f" oh {numbers.cardinal(str(m))}"
+    else:
+        spoken += f" {numbers.cardinal(str(m))}"
+    if second and int(second):
+        spoken += f" and {numbers.cardinal(str(int(second)))} seconds"
+    return spoken + _meridiem(match)
+
+
+def _meridiem(match: re.Match[str]) -> str:
+    meridiem = match.group("meridiem")
+    if not meridiem:
+        return ""
+    period = _kept_period(match) if meridiem.endswith(".") else ""
+    return f" {meridiem[0].upper()}M{period}"
+
+
+def _speak_hour_meridiem(match: re.Match[str]) -> str:
+    return numbers.cardinal(match.group("hour")) + _meridiem(match)
+
+
+def _date(month: int, day: int, year: str | None) -> str:
+    spoken = f"{MONTHS[month - 1]} {numbers.ordinal(str(day))}"
+    return f"{spoken}, {numbers.year(int(year))}" if year else spoken
+
+
+def _valid_date(month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _speak_iso_date(match: re.Match[str]) -> str:
+    year, month, day = (int(g) for g in match.groups())
+    if not _valid_date(month, day):
+        return " ".join(numbers.cardinal(g) for g in match.groups())
+    return _date(month, day, str(year))
+
+
+def _speak_slash_date(match: re.Match[str]) -> str:
+    first, second, year = match.groups()
+    month, day = int(first), int(second)
+    if month > 12 and day <= 12:  # 14/03/2026 is day-first
+        month, day = day, month
+    if len(year) == 2:
+        year = f"20{year}"
+    if not _valid_date(month, day):
+        return f"{numbers.cardinal(first)} slash {numbers.cardinal(second)} slash {numbers.cardinal(year)}"
+    return _date(month, day, year)
+
+
+def _month(name: str) -> str:
+    return _MONTH_BY_PREFIX[name[:3].lower()]
+
+
+def _speak_month_day(match: re.Match[str]) -> str:
+    month, day, year = match.group("month", "day", "year")
+    spoken = f"{_month(month)} {numbers.ordinal(day)}"
+    return f"{spoken}, {numbers.year(int(year))}" if year else spoken
+
+
+def _speak_day_month(match: re.Match[str]) -> str:
+    day, month, year = match.group("day", "month", "year")
+    spoken = f"the {numbers.ordinal(day)} of {_month(month)}"
+    return f"{spoken}, {numbers.year(int(year))}" if year else spoken
+
+
+def _speak_month_year(match: re.Match[str]) -> str:
+    return f"{_month(match.group('month'))} {numbers.year(int(match.group('year')))}"
+
+
+def _speak_year_after_word(match: re.Match[str]) -> str:
+    return f"{match.group('word')} {numbers.year(int(match.group('year')))}"
+
+
+def _speak_decade(match: re.Match[str]) -> str:
+    spoken = numbers.year(int(match.group("decade")))
+    return re.sub(r"y$", "ies", spoken) if spoken.endswith("y") else spoken + "s"
+
+
+def _speak_us_phone(match: re.Match[str]) -> str:
+    area = match.group("area") or match.group("area_")
+    groups = [g for g in (area, match.group("exchange"), match.group("line")) if g]
+    prefix = "one, " if match.group("country") else ""
+    return prefix + ", ".join(numbers.digits(g) for g in groups)
+
+
+def _speak_international_phone(match: re.Match[str]) -> str:
+    groups = re.findall(r"\d+", match.group(0))
+    return "plus " + ", ".join(numbers.digits(g) for g in groups)
+
+
+def _speak_percent(match: re.Match[str]) -> str:
+    minus = "minus " if match.group("sign") else ""
+    return f"{minus}{numbers.number(match.group('value'))} percent"
+
+
+def _speak_unit(match: re.Match[str]) -> str:
+    value, unit = match.group("value", "unit")
+    minus = "minus " if match.group("sign") else ""
+    singular, plural = UNITS[unit]
+    return f"{minus}{numbers.number(value)} {_plural(value, singular, plural)}"
+
+
+def _speak_ordinal(match: re.Match[str]) -> str:
+    return numbers.ordinal(match.group("value"))
+
+
+def _speak_fraction(match: re.Match[str]) -> str:
+    numerator, denominator = int(match.group("num")), int(match.group("den"))
+    if denominator == 0:
+        return f"{numbers.cardinal(str(numerator))} slash zero"
+    names = {2: ("half", "halves"), 4: ("quarter", "quarters")}
+    one, many = names.get(denominator, (numbers.ordinal(str(denominator)), numbers.ordinal(str(denominator)) + "s"))
+    return f"{numbers.cardinal(str(numerator))} {one if numerator == 1 else many}"
+
+
+def _speak_range(match: re.Match[str]) -> str:
+    return f"{numbers.number(match.group('low'))} to {numbers.number(match.group('high'))}"
+
+
+def _speak_signed_number(match: re.Match[str]) -> str:
+    return f"minus {numbers.number(match.group('value'))}"
+
+
+def _speak_number(match: re.Match[str]) -> str:
+    return numbers.number(match.group(0))
+
+
+def _speak_abbreviation(match: re.Match[str]) -> str:
+    word = match.group("abbr")
+    spoken = ABBREVIATIONS[word]
+    return spoken + _kept_period(match)
+
+
+def _kept_period(match: re.Match[str]) -> str:
+    """An abbreviation's period still ends the sentence when a capital or the end follows."""
+    rest = match.string[match.end():match.end() + 2]
+    return "." if rest == "" or rest == "\n" or (rest[:1].isspace() and rest[1:2].isupper()) else ""
+
+
+def _speak_title_or_place(match: re.Match[str]) -> str:
+    """'Dr. Smith' / 'at St. Mary's' read as titles; 'Baker St.' / 'Mulholland Dr.' as places."""
+    title, place = TITLE_OR_PLACE[match.group("abbr")]
+    before = match.string[max(0, match.start() - 40):match.start()]
+    after_name = re.search(r"(?:^|[^.!?\s]\s*)\b[A-Z0-9][\w']*\s+$", before) is not None
+    if after_name:
+        return place + _kept_period(match)
+    return title
+
+
+def _speak_hashtag(match: re.Match[str]) -> str:
+    return f"hashtag {match.group('tag')}"
+
+
+def _lowercase_shouting(match: re.Match[str]) -> str:
+    return match.group(0).lower()
+
+
+RULES: tuple[Rule, ...] = (
+    (re.compile(r"(?<![\w@/.+-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.)[^\s<>\"']+"), _speak_url),
+    (re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])"), _speak_email),
+    (re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|edu|gov|app|co\.uk)(?![\w.-]|\.[a-z])"),
+     _speak_url),
+    (re.compile(r"(?<![\w$€£¥])(?P<sign>[-−])?(?P<symbol>[$€£¥])\s?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)"
+                r"(?P<fraction>\.\d+)?(?:\s?(?P<scale>thousand|million|billion|trillion|[kKmMbB][nN]?)\b)?"),
+     _speak_money),
+    (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
+                r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?"), _speak_time),
+    (re.compile(r"(?<![\w.:])(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>" + _MERIDIEM + ")"),
+     _speak_hour_meridiem),
+    (re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])"), _speak_iso_date),
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])"), _speak_slash_date),
+    (re.compile(rf"\b(?P<month>{_MONTH_NAME})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?(?!\d|:)\b"
+                r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_month_day),
+    (re.compile(rf"(?<![\w.])(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAME})\b"
+                r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_day_month),
+    (re.compile(rf"\b(?P<month>{_MONTH_NAME})\s+(?P<year>\d{{4}})(?!\d)"), _speak_month_year),
+    (re.compile(r"\b(?P<word>[Ii]n|[Ss]ince|[Bb]y|[Ff]rom|[Uu]ntil|[Tt]ill|[Oo]f|[Yy]ear|[Dd]uring|[Bb]efore"
+                r"|[Aa]fter|[Aa]round|[Cc]irca|[Ii]nto|[Tt]hrough)\s+(?P<year>1[1-9]\d\d|20\d\d)(?![\d,.]\d|\s?%)\b"),
+     _speak_year_after_word),
+    (re.compile(r"(?<![\w.])(?P<decade>1[1-9]\d0|20\d0)'?s\b"), _speak_decade),
+    (re.compile(r"(?<![\w+])\+(?:\d{1,3})(?:[\s.-]\d{1,4}){2,5}(?![\d])"), _speak_international_phone),
+    (re.compile(r"(?<![\w+(-])(?P<country>1[\s.-])?(?:\((?P<area>\d{3})\)\s?|(?P<area_>\d{3})[\s.-])?"
+                r"(?P<exchange>\d{3})-(?P<line>\d{4})(?![\d-])"), _speak_us_phone),
+    (re.compile(r"(?<![\w.])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?%"), _speak_percent),
+    (re.compile(r"(?<![\w.])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?(?P<unit>" + _UNIT_ALTERNATION
+                + r")(?![\w/°])"), _speak_unit),
+    (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
+    (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_fraction),
+    (re.compile(r"(?<![\w.,:-])(?P<low>" + _NUM + r")\s?[-–]\s?(?P<high>" + _NUM + r")(?![\w-]|[.,:]\d)"),
+     _speak_range),
+    (re.compile(r"(?<![\w.])[-−](?P<value>" + _NUM + r")"), _speak_signed_number),
+    (re.compile(r"(?<![\w])#(?P<tag>[A-Za-z]\w*)"), _speak_hashtag),
+    (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=\s|$)"), _speak_title_or_place),
+    (re.compile(r"\b(?P<abbr>" + "|".join(TITLES) + r")\.(?=\s)"), lambda m: TITLES[m.group("abbr")]),
+    (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=\s|$|,)"), _speak_abbreviation),
+    (re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(k) for k in _LATIN) + r")(?!\w)", re.IGNORECASE),
+     lambda m: _LATIN[m.group(0).lower()]),
+    (re.compile(r"\bvs\b"), lambda m: "versus"),
+    (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
+    (re.compile(r"(?<![\d.,])" + _NUM), _speak_number),
+    (re.compile("[" + re.escape("".join(SYMBOLS)) + "]"), lambda m: SYMBOLS[m.group(0)]),
+)
+
+
+_TRANSLATE = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2212": "−",
+    "\u00a0": " ", "\t": " ", "\u2044": "/",
+})
+
+
+def _is_speakable(char: str) -> bool:
+    if char.isspace() or char in _SPEAKABLE_PUNCTUATION:
+        return True
+    if not char.isalpha():
+        return False
+    return unicodedata.name(char, "").startswith("LATIN")
+
+
+def _drop_unspeakable(text: str) -> Normalized:
+    kept, dropped = [], []
+    for char in text:
+        if _is_speakable(char):
+            kept.append(char)
+        elif unicodedata.category(char) in ("Mn", "Cf"):
+            continue  # combining marks and joiners: silently part of what they follow
+        else:
+            kept.append(" ")
+            if char not in dropped:
+                dropped.append(char)
+    return Normalized("".join(kept), tuple(dropped))
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"[ ]{2,}", " ", text)
+    text = re.sub(r" +([,.!?;:])", r"\1", text)
+    text = re.sub(r"(?<=[,;:])(?=[^\s\d])", " ", text)
+    return re.sub(r" *\n *", "\n", text).strip()
+
+
+def normalize(text: str) -> Normalized:
+    """Rewrite English text as the words a reader would say."""
+    text = unicodedata.normalize("NFKC", text).translate(_TRANSLATE)
+    for pattern, speak in RULES:
+        text = pattern.sub(speak, text)
+    result = _drop_unspeakable(text)
+    return Normalized(_tidy(result.text), result.dropped)

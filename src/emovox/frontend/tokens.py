@@ -1,0 +1,44 @@
+"""Phoneme strings to a model's symbol ids; symbols the model lacks are dropped and reported."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+#: Stand-ins for punctuation a model's table may lack: a pause is better than nothing.
+_FALLBACK = {"—": ",", "…": ".", ";": ",", ":": ","}
+
+
+@dataclass(frozen=True)
+class Encoded:
+    ids: list[int]
+    dropped: tuple[str, ...] = ()
+
+
+class SymbolTable:
+    """A model's phoneme -> id mapping (one symbol may map to several ids, as in Piper)."""
+
+    def __init__(self, ids: Mapping[str, list[int]]) -> None:
+        self._ids = dict(ids)
+
+    @classmethod
+    def from_single_ids(cls, ids: Mapping[str, int]) -> SymbolTable:
+        return cls({symbol: [index] for symbol, index in ids.items()})
+
+    def __contains__(self, symbol: str) -> bool:
+        return symbol in self._ids
+
+    def __getitem__(self, symbol: str) -> list[int]:
+        return self._ids[symbol]
+
+    def lookup(self, phonemes: str) -> Encoded:
+        ids: list[int] = []
+        dropped: list[str] = []
+        for symbol in phonemes:
+            if symbol not in self._ids:
+                symbol = _FALLBACK.get(symbol, symbol)
+            if symbol in self._ids:
+                ids.extend(self._ids[symbol])
+            elif symbol not in dropped:
+                dropped.append(symbol)
+        return Encoded(ids, tuple(dropped))

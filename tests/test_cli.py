@@ -1,0 +1,79 @@
+"""The `emovox` command as a user runs it: a real process, real files."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import soundfile
+
+
+def emovox(*args, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "emovox.cli", *args], input=stdin, capture_output=True,
+                          cwd=cwd, timeout=300)
+
+
+@pytest.mark.parametrize(("fmt", "container"), [("wav", "WAV"), ("flac", "FLAC"), ("ogg", "OGG"), ("mp3", "MP3")])
+def test_say_writes_each_format(tmp_path, fmt, container):
+    out = tmp_path / f"hello.{fmt}"
+    result = emovox("say", "Hello from the command line.", "-o", str(out), "--voice", "joe")
+    assert result.returncode == 0, result.stderr
+    info = soundfile.info(str(out))
+    assert info.format == container and info.samplerate == 22050 and info.duration > 0.8
+    assert str(out) in result.stdout.decode()
+
+
+def test_say_reads_stdin_and_names_the_file_from_the_text(tmp_path):
+    result = emovox("say", "-", "--voice", "kumo", "--speed", "1.1", stdin="Read me aloud, please.".encode(),
+                    cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    written = tmp_path / "read-me-aloud-please.wav"
+    assert soundfile.info(str(written)).samplerate == 24000
+
+
+def test_non_utf8_stdin_is_a_one_line_error(tmp_path):
+    result = emovox("say", "-", "-o", str(tmp_path / "x.wav"), stdin=b"caf\xe9 au lait")
+    assert result.returncode == 2
+    lines = result.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and "UTF-8" in lines[0] and "0xe9" in lines[0]
+    assert not (tmp_path / "x.wav").exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["say", "Hello.", "--voice", "nobody"], "unknown voice 'nobody'; valid voices:"),
+    (["say", "   "], "empty"),
+    (["say", "🙂🙂"], "nothing speakable"),
+    (["say", "Hello.", "--speed", "9"], "out of range"),
+])
+def test_bad_input_exits_non_zero_with_one_line(tmp_path, args, message):
+    result = emovox(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    stderr = result.stderr.decode().strip()
+    assert len(stderr.splitlines()) == 1 and message in stderr
+    assert not list(tmp_path.iterdir())  # no partial output left behind
+
+
+def test_verbose_shows_the_traceback(tmp_path):
+    result = emovox("--verbose", "say", "Hello.", "--voice", "nobody", cwd=tmp_path)
+    assert result.returncode != 0 and "Traceback" in result.stderr.decode()
+
+
+def test_voices_json():
+    result = emovox("voices", "--json")
+    voices = json.loads(result.stdout)
+    assert {v["name"] for v in voices} >= {"joe", "jf_alpha", "jm_kumo"}
+    assert {"name", "backend", "language", "gender", "sample_rate"} <= set(voices[0])
+
+
+def test_phonemize_shows_normalized_text_segments_and_ipa():
+    result = emovox("phonemize", "Dr. Smith paid $5. Then he left.", "--json")
+    data = json.loads(result.stdout)
+    assert data["normalized"] == "Doctor Smith paid five dollars. Then he left."
+    assert [s["text"] for s in data["segments"]] == ["Doctor Smith paid five dollars.", "Then he left."]
+    assert data["segments"][0]["phonemes"].startswith("dˈɑːktɚ")
+
+
+def test_phonemize_in_a_voices_alphabet():
+    data = json.loads(emovox("phonemize", "Hello.", "--voice", "jf_alpha", "--json").stdout)
+    assert data["dialect"] in ("ipa", "misaki") and data["segments"][0]["phonemes"]

@@ -1,0 +1,101 @@
+"""English normalization: one case per class of written form, plus idempotence and ReDoS."""
+
+import time
+
+import pytest
+
+from emovox.frontend.normalize import normalize
+
+CASES = [
+    # cardinals, ordinals, decimals, negatives
+    ("I have 3 cats and 1,250 fish.", "I have three cats and one thousand two hundred fifty fish."),
+    ("He finished 21st out of 102.", "He finished twenty-first out of one hundred two."),
+    ("Pi is about 3.14159.", "Pi is about three point one four one five nine."),
+    ("It dropped to -12 overnight.", "It dropped to minus twelve overnight."),
+    # money
+    ("Dr. Smith paid $12.75 for two coffees.", "Doctor Smith paid twelve dollars and seventy-five cents for two coffees."),
+    ("It costs €5 or £3.", "It costs five euros or three pounds."),
+    ("Only $1 today, or $0.50 tomorrow.", "Only one dollar today, or fifty cents tomorrow."),
+    ("They raised $4.2 million.", "They raised four point two million dollars."),
+    # percentages
+    ("Revenue grew by 17% and margins by 4.5%.", "Revenue grew by seventeen percent and margins by four point five percent."),
+    # times
+    ("The meeting moved to 3:30 PM.", "The meeting moved to three thirty PM."),
+    ("Wake me at 7:05 a.m. Thanks.", "Wake me at seven oh five AM. Thanks."),
+    ("Lunch is at 12:00 sharp.", "Lunch is at twelve o'clock sharp."),
+    ("Doors open at 9 PM.", "Doors open at nine PM."),
+    # dates
+    ("It starts on Friday, March 14th.", "It starts on Friday, March fourteenth."),
+    ("On 07/04/2026 the parade starts.", "On July fourth, twenty twenty-six the parade starts."),
+    ("Due 2026-07-04 at the latest.", "Due July fourth, twenty twenty-six at the latest."),
+    ("She was born in 1999.", "She was born in nineteen ninety-nine."),
+    ("Music of the 1980s.", "Music of the nineteen eighties."),
+    # phone numbers
+    ("Call me at 555-0142 now.", "Call me at five five five, zero one four two now."),
+    ("Dial (555) 123-4567 today.", "Dial five five five, one two three, four five six seven today."),
+    # units
+    ("Keep going for 1.5 km and then 250 m.", "Keep going for one point five kilometers and then two hundred fifty meters."),
+    ("It weighs 1 kg, not 2 kg.", "It weighs one kilogram, not two kilograms."),
+    ("It was 21°C outside.", "It was twenty-one degrees Celsius outside."),
+    # abbreviations
+    ("Mr. Jones met Dr. Who at St. Mary's.", "Mister Jones met Doctor Who at Saint Mary's."),
+    ("She lives on Baker St. It is quiet.", "She lives on Baker Street. It is quiet."),
+    ("Cats vs. dogs, apples, pears, etc.", "Cats versus dogs, apples, pears, et cetera."),
+    ("Bring snacks, e.g. fruit.", "Bring snacks, for example fruit."),
+    # acronyms: espeak spells them; shouting is read as words
+    ("The FBI and NASA agreed.", "The FBI and NASA agreed."),
+    ("I CAN'T BELIEVE THIS HAPPENED.", "I can't believe this happened."),
+    # URLs and e-mail
+    ("Visit https://www.example.com/docs today.", "Visit w w w dot example dot com slash docs today."),
+    ("Write to john.doe@example.com please.", "Write to john dot doe at example dot com please."),
+    # symbols
+    ("Tom & Jerry @ home, #1 fan, #winning.", "Tom and Jerry at home, number one fan, hashtag winning."),
+    ("Ages 10-20 welcome.", "Ages ten to twenty welcome."),
+]
+
+
+@pytest.mark.parametrize(("written", "spoken"), CASES)
+def test_normalizes_written_forms(written, spoken):
+    assert normalize(written).text == spoken
+
+
+@pytest.mark.parametrize(("written", "spoken"), CASES)
+def test_normalization_is_idempotent(written, spoken):
+    assert normalize(spoken).text == spoken
+
+
+def test_unspeakable_characters_are_dropped_and_reported():
+    result = normalize("Hello 😀 world 你好")
+    assert result.text == "Hello world"
+    assert set(result.dropped) == {"😀", "你", "好"}
+
+
+def test_accented_latin_letters_are_kept():
+    assert normalize("A café in Zürich.").text == "A café in Zürich."
+
+
+ADVERSARIAL = {
+    "digits": "1" * 100_000,
+    "digit groups": "1," * 50_000,
+    "dotted digits": "1." * 50_000,
+    "email-like": "a." * 50_000 + "@",
+    "at signs": "a@" * 50_000,
+    "url": "http://" + "a." * 50_000,
+    "dashed domain": "a-" * 50_000 + ".com",
+    "money": "$1," * 33_000,
+    "times": "1:" * 50_000,
+    "ranges": "1-" * 50_000,
+    "slashes": "1/" * 50_000,
+    "percent": "1%" * 50_000,
+    "capitals": "AB " * 33_000,
+    "months": "March 1" * 14_000,
+    "mixed": "Dr. $1.5 3:30 PM 555-0142 a@b.com " * 2_800,
+}
+
+
+@pytest.mark.parametrize("name", ADVERSARIAL)
+def test_adversarial_input_normalizes_in_linear_time(name):
+    started = time.perf_counter()
+    normalize(ADVERSARIAL[name])
+    # Linear patterns take well under a second here; a quadratic one takes minutes.
+    assert time.perf_counter() - started < 5.0
