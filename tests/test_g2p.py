@@ -1,29 +1,37 @@
 from concurrent.futures import ThreadPoolExecutor
 
-from emovox.frontend.g2p.english import Dialect, EnglishG2P
+import pytest
+
+from emovox.frontend.g2p.english import EnglishG2P
+
+VARIED = ("The quick brown fox jumps over the lazy dog; a judge's church, with measure, "
+          "thought and rhythm! Why? Boys enjoy the zoo, singing ten thousand unusual songs.")
 
 
 def test_ipa_keeps_punctuation_between_clauses():
     assert EnglishG2P()("Hello there, my friend!") == "həlˈoʊ ðˈɛɹ, maɪ fɹˈɛnd!"
 
 
-def test_misaki_dialect_folds_diphthongs_affricates_and_flaps():
-    phonemes = EnglishG2P()("My child ate the water.", Dialect.MISAKI)
-    assert "I" in phonemes and "ʧ" in phonemes and "A" in phonemes and "T" in phonemes
-    assert "ː" not in phonemes and "^" not in phonemes
+def test_language_switch_markers_are_not_left_in_the_phonemes():
+    assert "(" not in EnglishG2P()("A croissant at the café in Zürich.")
 
 
-def test_ipa_is_decomposed_for_piper_symbol_tables():
-    import unicodedata
+@pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
+def test_every_phoneme_of_varied_english_is_in_the_model_symbol_table(engine, voice):
+    phonemes = EnglishG2P()(VARIED)
+    encoded = engine.backend_of(voice).encode(phonemes)
+    assert encoded.dropped == () and len(encoded.ids) >= len(phonemes)
 
-    phonemes = EnglishG2P()("Nasal vowels in croissant and résumé.")
-    assert phonemes == unicodedata.normalize("NFD", phonemes)
+
+def test_unknown_symbols_are_dropped_and_reported(engine):
+    encoded = engine.backend_of("jf_alpha").encode("hɛlˈoʊ ǂ")
+    assert encoded.dropped == ("ǂ",)
 
 
 def test_concurrent_calls_give_the_same_result_as_serial_ones():
     g2p = EnglishG2P()
     texts = [f"Sentence number {i} is about thirty cats." for i in range(40)]
-    serial = [g2p(t, Dialect.MISAKI) for t in texts]
+    serial = [g2p(t) for t in texts]
     with ThreadPoolExecutor(4) as pool:
-        parallel = list(pool.map(lambda t: g2p(t, Dialect.MISAKI), texts))
+        parallel = list(pool.map(g2p, texts))
     assert parallel == serial

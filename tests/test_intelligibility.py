@@ -18,11 +18,19 @@ SENTENCES = [
     "We walked 3 km along the river at sunset.",
     "Prof. Brown met the team at 10 PM.",
     "The old bridge was built in 1887.",
-    "Apples, pears, plums, etc. are on sale.",
+    "Apples, grapes, plums, etc. are on sale.",
     "He finished 2nd in a field of 40 runners.",
     "My grandmother planted roses in the garden.",
     "Could you send the file to anna@example.com today?",
     "The library opens at 9 o'clock on weekdays.",
+    "The flight to Boston departs at 7:15 PM from gate 22.",
+    "Mr. Garcia lives at 42 Elm St. near the school.",
+    "The company hired 1,200 new workers last year.",
+    "Tickets are £12 for adults and £6 for kids.",
+    "Please reply by 10/15/2025 if you can attend.",
+    "Interest rates rose to 4.5% this spring.",
+    "The children built a snowman in the yard.",
+    "Dr. Patel will see you in about 20 minutes.",
 ]
 VOICES = ["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
 

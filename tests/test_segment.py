@@ -1,6 +1,5 @@
 from emovox.frontend import segment
 from emovox.frontend.english import EnglishFrontend
-from emovox.frontend.g2p.english import Dialect
 
 
 def test_sentences_keep_their_punctuation():
@@ -24,7 +23,7 @@ def test_long_sentence_is_split_under_the_model_limit_and_never_inside_a_word():
     words = [f"word{i % 10}" for i in range(400)]
     text = " ".join(words[:150]) + ", " + " ".join(words[150:]) + "."
     text = frontend.normalize(text).text
-    segments = list(frontend.segments(text, Dialect.MISAKI, max_phonemes=510))
+    segments = list(frontend.segments(text, max_phonemes=510))
     assert len(segments) > 2
     assert all(len(s.phonemes) <= 510 for s in segments)
     assert " ".join(s.text for s in segments).split() == text.split()
@@ -34,11 +33,11 @@ def test_long_sentence_is_split_under_the_model_limit_and_never_inside_a_word():
 def test_long_first_sentence_is_split_early_for_streaming():
     frontend = EnglishFrontend()
     text = "When the long first sentence finally starts, the listener should hear its first clause quickly."
-    first = next(frontend.segments(text, Dialect.IPA, 400, first_segment_chars=40))
+    first = next(frontend.segments(text, 400, first_segment_chars=40))
     assert first.text == "When the long first sentence finally starts,"
 
 
 def test_a_single_overlong_token_is_cut_to_fit():
     frontend = EnglishFrontend()
-    segments = list(frontend.segments("x" * 2000, Dialect.MISAKI, max_phonemes=510))
+    segments = list(frontend.segments("x" * 2000, max_phonemes=510))
     assert segments and all(len(s.phonemes) <= 510 for s in segments)

@@ -19,6 +19,8 @@ from pathlib import Path
 from emovox.errors import EmovoxError, InvalidOptionError, InvalidTextError
 
 EXIT_BAD_INPUT = 2
+#: Segment size for `phonemize` without --voice: the smallest limit among our backends.
+DEFAULT_MAX_PHONEMES = 400
 DEMO_LINES = (
     ("joe", "Hello! I'm Joe. The meeting moved to 3:30 PM on Friday, March 14th."),
     ("jf_alpha", "Dr. Smith paid $12.75 for two coffees at St. Mary's."),
@@ -101,25 +103,23 @@ def _cmd_voices(args: argparse.Namespace) -> int:
 
 def _cmd_phonemize(args: argparse.Namespace) -> int:
     from emovox.frontend.english import EnglishFrontend
-    from emovox.frontend.g2p.english import Dialect
 
     text = _read_text(args.text)
     if args.lang == "zh" or (args.lang == "auto" and re.search(r"[\u4e00-\u9fff]", text)):
         raise InvalidOptionError("Chinese text is not supported yet; use --lang en")
     frontend = EnglishFrontend()
-    dialect, limit = Dialect.IPA, 400
+    limit = DEFAULT_MAX_PHONEMES
     if args.voice:
         from emovox.engine import Engine
 
-        backend = Engine.from_packages().backend_of(args.voice)
-        dialect, limit = backend.dialect, backend.max_phonemes
+        limit = Engine.from_packages().backend_of(args.voice).max_phonemes
     normalized = frontend.normalize(text)
-    segments = list(frontend.segments(normalized.text, dialect, limit))
+    segments = list(frontend.segments(normalized.text, limit))
     if args.json:
         print(json.dumps({
             "normalized": normalized.text,
             "dropped": list(normalized.dropped),
-            "dialect": dialect.value,
+            "max_phonemes": limit,
             "segments": [{"text": s.text, "phonemes": s.phonemes} for s in segments],
         }, indent=2, ensure_ascii=False))
         return 0

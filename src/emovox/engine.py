@@ -105,7 +105,7 @@ class Engine:
     ) -> Iterator[AudioChunk]:
         for warning in warnings:
             log.warning(warning)
-        segments = self._frontend.segments(text, backend.dialect, backend.max_phonemes, FIRST_SEGMENT_CHARS)
+        segments = self._frontend.segments(text, backend.max_phonemes, FIRST_SEGMENT_CHARS)
         for index, segment in enumerate(segments):
             encoded = backend.encode(segment.phonemes)
             chunk_warnings = warnings if index == 0 else ()

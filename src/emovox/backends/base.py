@@ -1,7 +1,7 @@
 """What every synthesis backend provides: token ids + voice + speed -> waveform.
 
-A backend knows nothing about text. It declares the phoneme alphabet it was trained on and
-how many phonemes one inference takes; the frontend delivers segments that fit.
+A backend knows nothing about text. It declares how many phonemes one inference takes;
+the frontend delivers IPA segments that fit, and the backend maps them to its own ids.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from typing import Protocol
 
 import numpy as np
 
-from emovox.frontend.g2p.english import Dialect
 from emovox.frontend.tokens import Encoded
 from emovox.types import VoiceInfo
 
@@ -18,7 +17,6 @@ from emovox.types import VoiceInfo
 class Backend(Protocol):
     name: str
     sample_rate: int
-    dialect: Dialect
     max_phonemes: int
 
     def voices(self) -> list[VoiceInfo]:

@@ -14,7 +14,6 @@ import numpy as np
 
 from emovox.backends import assets
 from emovox.backends.session import LazySession, SessionSettings
-from emovox.frontend.g2p.english import Dialect
 from emovox.frontend.tokens import Encoded, SymbolTable
 from emovox.types import VoiceInfo
 
@@ -30,7 +29,6 @@ _GENDER_BY_PREFIX = {"jf": "female", "jm": "male", "af": "female", "am": "male",
 class KokoroBackend:
     name = "kokoro"
     sample_rate = SAMPLE_RATE
-    dialect = Dialect.MISAKI
     max_phonemes = MAX_PHONEMES
 
     def __init__(self, session: LazySession, vocab: Mapping[str, int], voice_packs: Mapping[str, np.ndarray]) -> None:

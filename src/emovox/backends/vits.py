@@ -16,7 +16,6 @@ import numpy as np
 
 from emovox.backends import assets
 from emovox.backends.session import LazySession, SessionSettings
-from emovox.frontend.g2p.english import Dialect
 from emovox.frontend.tokens import Encoded, SymbolTable
 from emovox.types import VoiceInfo
 
@@ -56,7 +55,6 @@ class PiperConfig:
 
 class VitsBackend:
     name = "vits"
-    dialect = Dialect.IPA
     max_phonemes = MAX_PHONEMES
 
     def __init__(self, session: LazySession, config: PiperConfig, voice: VoiceInfo) -> None:

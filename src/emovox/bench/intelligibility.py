@@ -47,10 +47,11 @@ _PRE_FOLDS = (
     (re.compile(r"@"), " at "),
     (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),
+    (re.compile(r"(?<=\d):(?=\d\d)"), ""),
 )
 _FOLDS = (
     (re.compile(r"(\d):(\d)"), r"\1\2"),
-    (re.compile(r"(?<=\d)[\s-]+(?=\d)"), ""),
+    (re.compile(r"(?<=\b\d) (?=\d\b)"), ""),  # digits read one by one: "5 5 5 0 1 4 2"
     (re.compile(r"\b([ap]) m\b"), r"\1m"),
     (re.compile(r"(\d+)(?:st|nd|rd|th)\b"), r"\1"),
     (re.compile(r"(\d)\.(\d\d)(?=\s?[ap]m\b)"), r"\1\2"),

@@ -1,17 +1,16 @@
 """The English text pipeline: normalize -> segment -> G2P, yielding model-sized segments.
 
-It knows the backend only through two numbers-and-names facts it is handed: the phoneme
-alphabet (dialect) and the longest phoneme sequence one inference may take.
+It knows the backend only through one number it is handed: the longest phoneme sequence
+one inference may take.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from emovox.frontend import segment
-from emovox.frontend.g2p.english import Dialect, EnglishG2P
+from emovox.frontend.g2p.english import EnglishG2P
 from emovox.frontend.normalize import Normalized, normalize
 
 #: Quotes and brackets carry no sound; brackets become a short pause.
@@ -44,13 +43,12 @@ class EnglishFrontend:
     def normalize(self, text: str) -> Normalized:
         return normalize(text)
 
-    def phonemize(self, text: str, dialect: Dialect = Dialect.IPA) -> str:
-        return self.g2p(text.translate(_SILENT_MARKS), dialect)
+    def phonemize(self, text: str) -> str:
+        return self.g2p(text.translate(_SILENT_MARKS))
 
     def segments(
         self,
         text: str,
-        dialect: Dialect,
         max_phonemes: int,
         first_segment_chars: int | None = None,
     ) -> Iterator[Segment]:
@@ -62,32 +60,32 @@ class EnglishFrontend:
         """
         for index, sentence in enumerate(segment.sentences(text)):
             limit_chars = first_segment_chars if index == 0 else None
-            pieces = list(self._fit(sentence, dialect, max_phonemes, limit_chars))
+            pieces = list(self._fit(sentence, max_phonemes, limit_chars))
             for number, (piece_text, phonemes) in enumerate(pieces):
                 if phonemes.strip(" ,.!?;:—…"):
                     yield Segment(piece_text, phonemes, ends_sentence=number == len(pieces) - 1)
 
     def _fit(
-        self, sentence: str, dialect: Dialect, limit: int, limit_chars: int | None
+        self, sentence: str, limit: int, limit_chars: int | None
     ) -> Iterator[tuple[str, str]]:
         if limit_chars is not None and len(sentence) > limit_chars:
             first, *rest = segment.clauses(sentence)
             if rest:
-                yield from self._fit(first, dialect, limit, None)
-                yield from self._fit(" ".join(rest), dialect, limit, None)
+                yield from self._fit(first, limit, None)
+                yield from self._fit(" ".join(rest), limit, None)
                 return
-        phonemes = self.phonemize(sentence, dialect)
+        phonemes = self.phonemize(sentence)
         if len(phonemes) <= limit:
             yield sentence, phonemes
             return
-        size = lambda piece: len(self.phonemize(piece, dialect))  # noqa: E731
+        size = lambda piece: len(self.phonemize(piece))  # noqa: E731
         for group in segment.pack(segment.clauses(sentence), size, limit):
-            phonemes = self.phonemize(group, dialect)
+            phonemes = self.phonemize(group)
             if len(phonemes) <= limit:
                 yield group, phonemes
                 continue
             for words in segment.pack(self._words_within(group, size, limit), size, limit):
-                yield words, self.phonemize(words, dialect)
+                yield words, self.phonemize(words)
 
     @staticmethod
     def _words_within(clause: str, size, limit: int) -> list[str]:
@@ -100,7 +98,3 @@ class EnglishFrontend:
             step = max(1, len(word) * limit // (2 * max(1, size(word))))
             out.extend(word[i:i + step] for i in range(0, len(word), step))
         return out
-
-
-def contains_speech(text: str) -> bool:
-    return re.search(r"[^\W\d_]", text) is not None

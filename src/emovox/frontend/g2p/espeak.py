@@ -17,7 +17,6 @@ from emovox.errors import ModelAssetError
 _AUDIO_OUTPUT_SYNCHRONOUS = 0x02
 _CHARS_UTF8 = 1
 _PHONEMES_IPA = 0x02
-_PHONEMES_TIE = 0x80
 
 #: Punctuation the models have symbols for; espeak drops it, so it is split off and re-attached.
 PUNCTUATION = ",.!?;:—…"
@@ -54,22 +53,17 @@ class Espeak:
 
         return Espeak(espeakng_loader.get_library_path(), espeakng_loader.get_data_path())
 
-    def _clauses(self, text: str, mode: int) -> list[str]:
+    def _clauses(self, text: str) -> list[str]:
         pointer = ctypes.pointer(ctypes.c_char_p(text.encode("utf-8")))
         clauses = []
         while pointer.contents.value:
-            result = self._lib.espeak_TextToPhonemes(pointer, _CHARS_UTF8, mode)
+            result = self._lib.espeak_TextToPhonemes(pointer, _CHARS_UTF8, _PHONEMES_IPA)
             if result:
                 clauses.append(result.decode("utf-8", errors="ignore").strip())
         return clauses
 
-    def phonemize(self, text: str, language: str = "en-us", tie: str | None = None) -> str:
-        """IPA for `text`, with the punctuation of the input kept in place.
-
-        `tie` joins the letters of multi-letter phonemes (affricates, diphthongs), which the
-        Kokoro phoneme set needs to tell "t͡ʃ" from "t" + "ʃ".
-        """
-        mode = _PHONEMES_IPA | ((_PHONEMES_TIE | ord(tie) << 8) if tie else 0)
+    def phonemize(self, text: str, language: str = "en-us") -> str:
+        """IPA for `text`, with the punctuation of the input kept in place."""
         pieces = _PUNCTUATION_RUN.split(text)
         out: list[str] = []
         with _lock:
@@ -79,6 +73,6 @@ class Espeak:
                 if index % 2:  # a punctuation run
                     out.append(piece)
                 elif piece.strip():
-                    out.append(" " + " ".join(self._clauses(piece, mode)))
+                    out.append(" " + " ".join(self._clauses(piece)))
         phonemes = _LANGUAGE_SWITCH.sub("", "".join(out))
         return re.sub(r"\s+", " ", phonemes).strip()
