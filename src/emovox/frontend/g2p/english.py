@@ -8,7 +8,14 @@ plain espeak-ng IPA was measured the more intelligible of the two: Whisper WER 3
 
 from __future__ import annotations
 
+import re
+
 from emovox.frontend.g2p.espeak import Espeak
+
+#: espeak reduces "to" before a consonant to "tə", which the Kokoro voices blur into "the";
+#: the careful form "tʊ" cut Whisper WER from 4.4 to 3.8 % (jf_tebukuro) and 3.8 to 2.8 %
+#: (jf_gongitsune) on 50 sentences.
+_CAREFUL_FORMS = ((re.compile(r"(?<![^\s,.!?;:—…])tə(?=[\s,.!?;:—…]|$)"), "tʊ"),)
 
 
 class EnglishG2P:
@@ -21,4 +28,7 @@ class EnglishG2P:
     def __call__(self, text: str) -> str:
         if self._espeak is None:
             self._espeak = Espeak.shared()
-        return self._espeak.phonemize(text, self.language)
+        phonemes = self._espeak.phonemize(text, self.language)
+        for weak, careful in _CAREFUL_FORMS:
+            phonemes = weak.sub(careful, phonemes)
+        return phonemes
