@@ -102,7 +102,7 @@ def machine() -> dict[str, str | int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha", "jm_kumo"])
+    parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "rtf.json")
     args = parser.parse_args()
 

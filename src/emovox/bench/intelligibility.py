@@ -54,7 +54,7 @@ _FOLDS = (
     (re.compile(r"(?<=\b\d) (?=\d\b)"), ""),  # digits read one by one: "5 5 5 0 1 4 2"
     (re.compile(r"\b([ap]) m\b"), r"\1m"),
     (re.compile(r"(\d+)(?:st|nd|rd|th)\b"), r"\1"),
-    (re.compile(r"(\d)\.(\d\d)(?=\s?[ap]m\b)"), r"\1\2"),
+    (re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)\b(?!\.\d)"), r"\1\2"),  # "8.30" for 8:30
 )
 
 
