@@ -1,0 +1,35 @@
+"""Full-intensity presets: the prosody each emotion should have, as heard (measured).
+
+Targets follow the emotional-speech literature — Murray & Arnott (1993) and Burkhardt's
+emofilt rules: joy and hot anger raise F0 (about +50 %) and widen its range (about x2) and
+speed up; sadness lowers and narrows F0, slows down (~40 %) and softens; surprise raises F0
+most; fear raises F0 and speeds up; disgust lowers F0 and slows down. They are kept
+moderate enough to stay intelligible (WER is measured with them).
+
+These are *targets as measured on the output*. Each backend realizes them through its own
+controls, and a backend's `calibration` corrects for how strongly the model responds.
+"""
+
+from __future__ import annotations
+
+from emovox.emotion.model import Prosody
+
+TARGETS: dict[str, Prosody] = {
+    "neutral": Prosody(),
+    "happy": Prosody(pitch_st=4.5, pitch_range=1.6, speed=1.12, energy_db=2.0, tilt_db=2.0),
+    "angry": Prosody(pitch_st=2.5, pitch_range=1.45, speed=1.05, energy_db=4.5, tilt_db=4.0),
+    "sad": Prosody(pitch_st=-2.5, pitch_range=0.7, speed=0.8, energy_db=-3.0, tilt_db=-3.0),
+    "surprised": Prosody(pitch_st=6.0, pitch_range=1.6, speed=1.0, energy_db=2.0, tilt_db=1.0),
+    "fearful": Prosody(pitch_st=4.5, pitch_range=1.15, speed=1.15, energy_db=0.0, tilt_db=-1.0),
+    "disgusted": Prosody(pitch_st=-1.5, pitch_range=0.9, speed=0.85, energy_db=0.0, tilt_db=-1.0),
+}
+
+DESCRIPTIONS: dict[str, str] = {
+    "neutral": "the voice's own reading",
+    "happy": "higher and livelier pitch, wider range, a little faster and brighter",
+    "angry": "raised pitch, wider range, louder and tenser (brighter spectrum)",
+    "sad": "lower, flatter pitch, slower, softer and darker",
+    "surprised": "much higher pitch with a wide range",
+    "fearful": "higher pitch, faster, narrow-ish range",
+    "disgusted": "lower pitch, slower",
+}
