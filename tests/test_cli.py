@@ -77,3 +77,31 @@ def test_phonemize_shows_normalized_text_segments_and_ipa():
 def test_phonemize_in_a_voices_alphabet():
     data = json.loads(emovox("phonemize", "Hello.", "--voice", "jf_alpha", "--json").stdout)
     assert data["max_phonemes"] == 510 and data["segments"][0]["phonemes"] == "həlˈoʊ."
+
+
+def test_say_with_an_emotion_reports_what_it_understood(tmp_path):
+    out = tmp_path / "happy.wav"
+    result = emovox("say", "We won the game!", "-o", str(out), "--voice", "jf_alpha", "--prompt", "very happy")
+    assert result.returncode == 0, result.stderr
+    assert "emotion: happy at intensity" in result.stdout.decode() and out.exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["say", "Hi.", "--emotion", "elated"], "unknown emotion 'elated'"),
+    (["say", "Hi.", "--emotion", "sad", "--intensity", "2"], "intensity"),
+    (["say", "Hi.", "--emotion", "sad", "--prompt", "happy"], "either --emotion or --prompt"),
+])
+def test_bad_emotion_options_are_one_line_errors(tmp_path, args, message):
+    result = emovox(*args, cwd=tmp_path)
+    assert result.returncode == 2 and message in result.stderr.decode()
+
+
+def test_emotions_parse_shows_the_resolution_as_json():
+    data = json.loads(emovox("emotions", "--parse", "有点难过", "--json").stdout)
+    assert data["emotion"]["name"] == "sad" and data["emotion"]["intensity"] < 0.7
+    assert data["matched"] == ["有点 难过"]
+
+
+def test_emotions_lists_every_preset():
+    data = json.loads(emovox("emotions", "--json").stdout)
+    assert [e["name"] for e in data] == ["neutral", "happy", "angry", "sad", "surprised", "fearful", "disgusted"]

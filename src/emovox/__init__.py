@@ -5,12 +5,13 @@
     audio = engine.synthesize("Hello there.", voice="joe")
 """
 
+from emovox.emotion.model import Emotion
 from emovox.engine import Engine
 from emovox.errors import EmovoxError, InvalidOptionError, InvalidTextError, ModelAssetError, UnknownVoiceError
 from emovox.types import Audio, AudioChunk, SynthesisInfo, VoiceInfo
 
 __all__ = [
-    "Audio", "AudioChunk", "EmovoxError", "Engine", "InvalidOptionError", "InvalidTextError",
+    "Audio", "AudioChunk", "Emotion", "EmovoxError", "Engine", "InvalidOptionError", "InvalidTextError",
     "ModelAssetError", "SynthesisInfo", "UnknownVoiceError", "VoiceInfo",
 ]
 __version__ = "0.1.0"

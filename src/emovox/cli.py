@@ -1,4 +1,4 @@
-"""The `emovox` command: say, voices, phonemize, demo.
+"""The `emovox` command: say, voices, emotions, phonemize, demo.
 
 Bad input ends with a one-line message and a non-zero exit; `--verbose` adds details.
 """
@@ -60,8 +60,10 @@ def _cmd_say(args: argparse.Namespace) -> int:
         raise InvalidOptionError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     output = args.output or _default_output(text, fmt)
     engine = Engine.from_packages()
+    emotion = _emotion_from(args)
     started = time.perf_counter()
-    chunks = engine.stream(text, voice=args.voice, speed=args.speed)
+    controls, resolution = engine.prosody(args.voice, emotion)
+    chunks = engine.stream(text, voice=args.voice, speed=args.speed, emotion=resolution.emotion)
     container, subtype = FORMATS[fmt]
     sample_rate = engine.voice(args.voice).sample_rate
     seconds = 0.0
@@ -81,6 +83,74 @@ def _cmd_say(args: argparse.Namespace) -> int:
             os.unlink(partial)
     elapsed = time.perf_counter() - started
     print(f"wrote {output} ({seconds:.1f} s of audio, voice {args.voice}, {elapsed:.1f} s to make)")
+    if not resolution.emotion.name == "neutral" or not controls.is_neutral:
+        print(f"emotion: {_describe(resolution)}")
+    return 0
+
+
+def _emotion_from(args: argparse.Namespace):
+    """--emotion/--intensity or --prompt, then explicit --pitch/--range/--energy on top."""
+    from emovox.emotion.model import Emotion
+    from emovox.emotion.resolve import resolve
+
+    if args.emotion and args.prompt:
+        raise InvalidOptionError("give either --emotion or --prompt, not both")
+    if args.prompt:
+        emotion = resolve(args.prompt).emotion
+        if args.intensity is not None:
+            emotion = Emotion(emotion.name, args.intensity, emotion.pitch_st, emotion.pitch_range,
+                              emotion.speed, emotion.energy_db)
+    else:
+        emotion = Emotion(args.emotion or "neutral", 1.0 if args.intensity is None else args.intensity)
+    if args.style_ref:
+        from emovox.emotion.reference import emotion_from_clip
+
+        reference = emotion_from_clip(args.style_ref)
+        emotion = emotion.with_overrides(pitch_st=reference.pitch_st, pitch_range=reference.pitch_range,
+                                         speed=reference.speed, energy_db=reference.energy_db)
+    return emotion.with_overrides(pitch_st=args.pitch, pitch_range=args.range, energy_db=args.energy)
+
+
+def _describe(resolution) -> str:
+    emotion = resolution.emotion
+    extras = ", ".join(f"{k} {v}" for k, v in emotion.to_dict().items() if k not in ("name", "intensity"))
+    matched = f" from {', '.join(repr(m) for m in resolution.matched)}" if resolution.matched else ""
+    return f"{emotion.name} at intensity {emotion.intensity:g}{matched}" + (f" ({extras})" if extras else "")
+
+
+def _cmd_emotions(args: argparse.Namespace) -> int:
+    from emovox.emotion.model import EMOTIONS
+    from emovox.emotion.presets import DESCRIPTIONS, TARGETS
+    from emovox.emotion.prompt import parse_prompt
+
+    if args.parse is not None:
+        parsed = parse_prompt(args.parse)
+        if args.json:
+            print(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False))
+        else:
+            e = parsed.emotion
+            print(f"{e.name} at intensity {e.intensity:g}" + ("" if parsed.understood else " (not understood)"))
+            for key, value in e.to_dict().items():
+                if key not in ("name", "intensity"):
+                    print(f"  {key}: {value}")
+            print(f"  from: {', '.join(parsed.matched) or 'nothing recognized'}")
+            for note in parsed.notes:
+                print(f"  note: {note}")
+        return 0
+    if args.json:
+        print(json.dumps([{"name": n, "description": DESCRIPTIONS[n], "target": TARGETS[n].to_dict()}
+                          for n in EMOTIONS], indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("emotion", "F0 (st)", "range", "rate", "energy (dB)", "tilt (dB)", "what it does",
+                  title="targets at intensity 1, as measured against neutral")
+    for name in EMOTIONS:
+        t = TARGETS[name]
+        table.add_row(name, f"{t.pitch_st:+.1f}", f"x{t.pitch_range:.2f}", f"x{t.speed:.2f}",
+                      f"{t.energy_db:+.1f}", f"{t.tilt_db:+.1f}", DESCRIPTIONS[name])
+    Console().print(table)
     return 0
 
 
@@ -158,7 +228,20 @@ def build_parser() -> argparse.ArgumentParser:
     say.add_argument("--voice", default=DEFAULT_VOICE, help=f"voice name or alias (default {DEFAULT_VOICE})")
     say.add_argument("--speed", type=float, default=1.0, help="speaking rate, 0.25 to 4.0")
     say.add_argument("--format", choices=["wav", "flac", "ogg", "mp3"], help="default: from -o, else wav")
+    say.add_argument("--emotion", help="neutral, happy, angry, sad, surprised, fearful or disgusted")
+    say.add_argument("--intensity", type=float, help="emotion strength, 0 to 1 (default 1)")
+    say.add_argument("--prompt", help='free-text style, English or Chinese: "a little sad", "非常开心"')
+    say.add_argument("--style-ref", type=Path, metavar="CLIP",
+                     help="say it like this clip: its pitch, range, rate and loudness are transferred")
+    say.add_argument("--pitch", type=float, help="pitch shift in semitones (overrides the emotion's)")
+    say.add_argument("--range", type=float, help="pitch range factor (overrides the emotion's)")
+    say.add_argument("--energy", type=float, help="loudness change in dB (overrides the emotion's)")
     say.set_defaults(run=_cmd_say)
+
+    emotions = commands.add_parser("emotions", help="list the emotions, or show how a prompt is understood")
+    emotions.add_argument("--parse", metavar="PROMPT", help="resolve a free-text prompt and show why")
+    emotions.add_argument("--json", action="store_true")
+    emotions.set_defaults(run=_cmd_emotions)
 
     voices = commands.add_parser("voices", help="list the voices")
     voices.add_argument("--json", action="store_true")

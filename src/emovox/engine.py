@@ -9,18 +9,31 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from emovox.audio import post
+from emovox.audio import effects, post
 from emovox.backends.base import Backend
 from emovox.backends.session import SessionSettings
+from emovox.emotion import markup
+from emovox.emotion.model import Emotion, Prosody
+from emovox.emotion.resolve import Calibration, Resolution, resolve
 from emovox.errors import InvalidOptionError, InvalidTextError, UnknownVoiceError
 from emovox.frontend.english import EnglishFrontend
 from emovox.types import Audio, AudioChunk, SynthesisInfo, VoiceInfo
 
 log = logging.getLogger("emovox")
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A stretch of normalized text spoken with one set of prosody controls."""
+
+    text: str
+    controls: Prosody
+    pause_before_s: float
 
 #: Measured choice: the native US English voice is the most intelligible and 10x faster.
 DEFAULT_VOICE = "joe"
@@ -32,8 +45,14 @@ FIRST_SEGMENT_CHARS = 100
 class Engine:
     """Speech from text with a choice of voices across several backends."""
 
-    def __init__(self, backends: Iterable[Backend], frontend: EnglishFrontend | None = None) -> None:
+    def __init__(
+        self,
+        backends: Iterable[Backend],
+        frontend: EnglishFrontend | None = None,
+        calibration: Calibration | None = None,
+    ) -> None:
         self._frontend = frontend or EnglishFrontend()
+        self._calibration = calibration or Calibration.packaged()
         self._backends: list[Backend] = list(backends)
         self._voices: dict[str, tuple[Backend, VoiceInfo]] = {}
         self._aliases: dict[str, str] = {}
@@ -50,6 +69,10 @@ class Engine:
         from emovox.backends.vits import VitsBackend
 
         return cls([VitsBackend.joe(settings), KokoroBackend.from_packages(settings, cache)])
+
+    def with_calibration(self, calibration: Calibration) -> Engine:
+        """The same backends and frontend with other emotion calibration (for calibrating)."""
+        return Engine(self._backends, self._frontend, calibration)
 
     @property
     def frontend(self) -> EnglishFrontend:
@@ -82,53 +105,77 @@ class Engine:
                 self.synthesize("Hi.", voice=info.name)
                 warmed.add(backend.name)
 
-    def stream(self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0) -> Iterator[AudioChunk]:
+    def prosody(self, voice: str, emotion: Emotion | str | None) -> tuple[Prosody, Resolution]:
+        """The controls `voice` uses for `emotion` (a value, a label or a free-text prompt)."""
+        resolution = resolve(emotion)
+        return self._calibration.controls(self.voice(voice).name, resolution.emotion), resolution
+
+    def stream(
+        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None
+    ) -> Iterator[AudioChunk]:
         """Chunks of speech, one per sentence (or clause), the first as early as possible.
 
         Arguments are checked before this returns, so a bad request fails before any audio.
         """
         backend, info = self._resolve(voice)
         _check_speed(speed)
-        normalized = self._frontend.normalize(_check_text(text))
-        if not any(ch.isalpha() for ch in normalized.text):
+        controls, _ = self.prosody(info.name, emotion)
+        text = _check_text(text)
+        spans = markup.parse(text) if markup.has_markup(text) else [markup.Span(text)]
+        parts, dropped = [], []
+        for span in spans:
+            normalized = self._frontend.normalize(span.text)
+            span_controls = controls if span.emotion is None else self._calibration.controls(info.name, span.emotion)
+            parts.append(_Part(normalized.text, span_controls.then(span.prosody), span.pause_before_s))
+            dropped.extend(ch for ch in normalized.dropped if ch not in dropped)
+        if not any(ch.isalpha() for part in parts for ch in part.text):
             raise InvalidTextError(
                 "the text has nothing speakable after normalization"
-                + (f" (dropped: {''.join(normalized.dropped)})" if normalized.dropped else "")
+                + (f" (dropped: {''.join(dropped)})" if dropped else "")
             )
-        warnings = []
-        if normalized.dropped:
-            warnings.append(f"dropped characters the voice cannot say: {' '.join(normalized.dropped)}")
-        return self._chunks(normalized.text, backend, info, speed, tuple(warnings))
+        warnings = (f"dropped characters the voice cannot say: {' '.join(dropped)}",) if dropped else ()
+        return self._chunks(parts, backend, info, speed, warnings)
 
     def _chunks(
-        self, text: str, backend: Backend, info: VoiceInfo, speed: float, warnings: tuple[str, ...]
+        self, parts: list[_Part], backend: Backend, info: VoiceInfo, speed: float, warnings: tuple[str, ...]
     ) -> Iterator[AudioChunk]:
         for warning in warnings:
             log.warning(warning)
-        segments = self._frontend.segments(text, backend.max_phonemes, FIRST_SEGMENT_CHARS)
-        for index, segment in enumerate(segments):
-            encoded = backend.encode(segment.phonemes)
-            chunk_warnings = warnings if index == 0 else ()
-            if encoded.dropped:
-                message = f"dropped phonemes {' '.join(encoded.dropped)} unknown to {backend.name} in {segment.text!r}"
-                log.warning(message)
-                chunk_warnings += (message,)
-            samples = post.trim_silence(backend.infer(encoded.ids, info.name, speed), backend.sample_rate)
-            pause = post.SENTENCE_PAUSE_S if segment.ends_sentence else post.CLAUSE_PAUSE_S
-            yield AudioChunk(
-                samples=post.with_pause(samples, backend.sample_rate, pause / speed),
-                sample_rate=backend.sample_rate,
-                text=segment.text,
-                phonemes=segment.phonemes,
-                index=index,
-                warnings=chunk_warnings,
-            )
+        index = 0
+        for part in parts:
+            pause_before = np.zeros(int(backend.sample_rate * part.pause_before_s), dtype=np.float32)
+            segments = self._frontend.segments(part.text, backend.max_phonemes, FIRST_SEGMENT_CHARS)
+            for segment in segments:
+                encoded = backend.encode(segment.phonemes)
+                chunk_warnings = warnings if index == 0 else ()
+                if encoded.dropped:
+                    message = (f"dropped phonemes {' '.join(encoded.dropped)} unknown to {backend.name} "
+                               f"in {segment.text!r}")
+                    log.warning(message)
+                    chunk_warnings += (message,)
+                samples = backend.infer(encoded.ids, info.name, speed, part.controls)
+                samples = effects.limit(post.trim_silence(samples, backend.sample_rate))
+                pause = post.SENTENCE_PAUSE_S if segment.ends_sentence else post.CLAUSE_PAUSE_S
+                samples = post.with_pause(samples, backend.sample_rate, pause / (speed * part.controls.speed))
+                yield AudioChunk(
+                    samples=np.concatenate([pause_before, samples]),
+                    sample_rate=backend.sample_rate,
+                    text=segment.text,
+                    phonemes=segment.phonemes,
+                    index=index,
+                    warnings=chunk_warnings,
+                )
+                pause_before = pause_before[:0]
+                index += 1
 
-    def synthesize(self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0) -> Audio:
+    def synthesize(
+        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None
+    ) -> Audio:
         """The whole utterance at once (use `stream` for long text)."""
         started = time.perf_counter()
         backend, info = self._resolve(voice)
-        chunks = list(self.stream(text, voice=voice, speed=speed))
+        controls, resolution = self.prosody(info.name, emotion)
+        chunks = list(self.stream(text, voice=voice, speed=speed, emotion=resolution.emotion))
         if not chunks:
             raise InvalidTextError("the text produced no speech; it may contain only symbols the voice cannot say")
         samples = np.concatenate([chunk.samples for chunk in chunks])
@@ -145,6 +192,8 @@ class Engine:
                 compute_seconds=elapsed,
                 audio_seconds=len(samples) / backend.sample_rate,
                 warnings=tuple(w for chunk in chunks for w in chunk.warnings),
+                emotion=resolution.to_dict(),
+                prosody=controls.to_dict(),
             ),
         )
 

@@ -51,6 +51,8 @@ class SynthesisInfo:
     compute_seconds: float
     audio_seconds: float
     warnings: tuple[str, ...] = field(default=())
+    emotion: dict = field(default_factory=dict)  # what the emotion request resolved to
+    prosody: dict = field(default_factory=dict)  # the controls applied
 
     @property
     def real_time_factor(self) -> float:

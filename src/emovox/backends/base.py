@@ -10,6 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
+from emovox.emotion.model import Prosody
 from emovox.frontend.tokens import Encoded
 from emovox.types import VoiceInfo
 
@@ -25,8 +26,8 @@ class Backend(Protocol):
     def encode(self, phonemes: str) -> Encoded:
         """Phonemes in this backend's alphabet -> the id sequence its model takes."""
 
-    def infer(self, ids: list[int], voice: str, speed: float) -> np.ndarray:
-        """One forward pass: float32 mono samples at `sample_rate`."""
+    def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
+        """One forward pass with these prosody controls: float32 mono samples at `sample_rate`."""
 
     def load(self) -> None:
         """Build the inference session now instead of on first use."""

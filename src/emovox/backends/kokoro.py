@@ -2,6 +2,8 @@
 
 Inputs: `tokens[1, T]` int64 framed by pad id 0, `style[1, 256]` float32 taken from the
 voice pack row that matches the token count, `speed[1]` float32. Batch size is fixed at 1.
+The graph is edited once to take `f0_scale` and `f0_range` too (see kokoro_prosody.py);
+loudness and spectral tilt are applied to the waveform after.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from emovox.backends import assets
+from emovox.audio import effects
+from emovox.backends import assets, kokoro_prosody
 from emovox.backends.session import LazySession, SessionSettings
+from emovox.emotion.model import Prosody
 from emovox.frontend.tokens import Encoded, SymbolTable
 from emovox.types import VoiceInfo
 
@@ -43,7 +47,11 @@ class KokoroBackend:
         vocab = json.loads(assets.package_file(assets.KOKORO_DATA_PACKAGE, "data", "vocab.json").read_text("utf-8"))
         with np.load(assets.package_file(assets.KOKORO_DATA_PACKAGE, "data", "voices_ja.npz")) as packs:
             voice_packs = {name: packs[name] for name in packs.files}
-        session = LazySession(lambda: assets.assemble_kokoro(cache), settings)
+        def model_path() -> Path:
+            source = assets.assemble_kokoro(cache)
+            return kokoro_prosody.prosody_model(source, assets.kokoro_expected_sha256())
+
+        session = LazySession(model_path, settings)
         return cls(session, vocab["vocab"], voice_packs)
 
     def voices(self) -> list[VoiceInfo]:
@@ -66,12 +74,15 @@ class KokoroBackend:
     def load(self) -> None:
         self._session.get()
 
-    def infer(self, ids: list[int], voice: str, speed: float) -> np.ndarray:
+    def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
         pack = self._packs[voice]
         style = pack[min(len(ids), len(pack) - 1)].reshape(1, STYLE_DIM)
         (audio,) = self._session.get().run(None, {
             "tokens": np.array([[PAD_ID, *ids, PAD_ID]], dtype=np.int64),
             "style": style,
-            "speed": np.array([speed], dtype=np.float32),
+            "speed": np.array([speed * prosody.speed], dtype=np.float32),
+            "f0_scale": np.array([2 ** (prosody.pitch_st / 12)], dtype=np.float32),
+            "f0_range": np.array([prosody.pitch_range], dtype=np.float32),
         })
-        return np.asarray(audio, dtype=np.float32).reshape(-1)
+        samples = np.asarray(audio, dtype=np.float32).reshape(-1)
+        return effects.shape_level(samples, SAMPLE_RATE, prosody.energy_db, prosody.tilt_db)

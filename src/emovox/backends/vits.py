@@ -2,20 +2,23 @@
 
 Inputs: `input[B, T]` int64 ids, `input_lengths[B]` int64, `scales[3]` float32 =
 (noise_scale, length_scale, noise_w). Ids are framed Piper's way: BOS, then every phoneme
-followed by the pad symbol, then EOS.
+followed by the pad symbol, then EOS. Rate is the model's own length_scale; pitch, range,
+loudness and tilt are applied to each chunk's waveform (WORLD resynthesis, see audio/effects).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from emovox.audio import effects
 from emovox.backends import assets
 from emovox.backends.session import LazySession, SessionSettings
+from emovox.emotion.model import Prosody
 from emovox.frontend.tokens import Encoded, SymbolTable
 from emovox.types import VoiceInfo
 
@@ -53,12 +56,28 @@ class PiperConfig:
         )
 
 
+#: Sampling noise (noise_scale, noise_w). Piper samples with 0.667 and 0.8, which moved the
+#: median F0 of one sentence between 110 and 156 Hz from run to run. Without noise the
+#: output is deterministic (cacheable, and emotion can be measured against neutral) and
+#: Whisper WER on 50 sentences was 2.8 % against 3.0-3.7 % with Piper's values.
+DETERMINISTIC_NOISE = (0.0, 0.0)
+
+
 class VitsBackend:
     name = "vits"
     max_phonemes = MAX_PHONEMES
 
-    def __init__(self, session: LazySession, config: PiperConfig, voice: VoiceInfo) -> None:
+    def __init__(
+        self,
+        session: LazySession,
+        config: PiperConfig,
+        voice: VoiceInfo,
+        noise: tuple[float, float] | None = DETERMINISTIC_NOISE,
+    ) -> None:
+        """`noise` = (noise_scale, noise_w); None keeps the values of the voice's sidecar."""
         self._session = session
+        if noise is not None:
+            config = replace(config, noise_scale=noise[0], noise_w=noise[1])
         self.config = config
         self.sample_rate = config.sample_rate
         self._symbols = SymbolTable(config.phoneme_id_map)
@@ -94,13 +113,14 @@ class VitsBackend:
     def load(self) -> None:
         self._session.get()
 
-    def infer(self, ids: list[int], voice: str, speed: float) -> np.ndarray:
-        scales = np.array(
-            [self.config.noise_scale, self.config.length_scale / speed, self.config.noise_w], dtype=np.float32
-        )
+    def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
+        length_scale = self.config.length_scale / (speed * prosody.speed)
+        scales = np.array([self.config.noise_scale, length_scale, self.config.noise_w], dtype=np.float32)
         (audio,) = self._session.get().run(None, {
             "input": np.array([ids], dtype=np.int64),
             "input_lengths": np.array([len(ids)], dtype=np.int64),
             "scales": scales,
         })
-        return np.asarray(audio, dtype=np.float32).reshape(-1)
+        samples = np.asarray(audio, dtype=np.float32).reshape(-1)
+        samples = effects.reshape_pitch(samples, self.sample_rate, prosody.pitch_st, prosody.pitch_range)
+        return effects.shape_level(samples, self.sample_rate, prosody.energy_db, prosody.tilt_db)

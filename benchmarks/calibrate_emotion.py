@@ -1,0 +1,95 @@
+"""Calibrate every voice's emotion controls against the measured targets (closed loop).
+
+    .venv/bin/python benchmarks/calibrate_emotion.py [--voices ...] [--iterations 3]
+
+For each voice and emotion: synthesize the calibration sentences with the current
+controls, measure F0 level, F0 range, duration and energy against the neutral reading,
+and correct each control by the error (additively in st and dB, by ratio for range and
+rate). Writes src/emovox/emotion/calibration.json, which the engine loads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from emovox import Engine
+from emovox.bench.prosody import ProsodyChange, measure
+from emovox.emotion.model import EMOTIONS, Emotion, Prosody
+from emovox.emotion.presets import TARGETS
+from emovox.emotion.resolve import CALIBRATION_FILE, Calibration
+
+SENTENCES = [
+    "The quarterly revenue grew by seventeen percent to four point two million dollars.",
+    "She whispered that the children were finally asleep.",
+    "We will meet again at the old station next Thursday morning.",
+]
+OUT = Path(__file__).parents[1] / "src" / "emovox" / "emotion" / CALIBRATION_FILE
+LIMITS = {"pitch_st": (-8.0, 10.0), "pitch_range": (0.3, 3.0), "speed": (0.5, 1.6), "energy_db": (-10.0, 10.0)}
+
+
+def mean_change(engine: Engine, voice: str, emotion: str, neutral: list) -> ProsodyChange:
+    changes = []
+    for sentence, reference in zip(SENTENCES, neutral):
+        audio = engine.synthesize(sentence, voice=voice, emotion=Emotion(emotion))
+        changes.append(measure(audio.samples, audio.sample_rate).relative_to(reference))
+    return ProsodyChange(*(float(np.mean([getattr(c, f) for c in changes]))
+                           for f in ("f0_st", "range_ratio", "duration_ratio", "energy_db")))
+
+
+def corrected(controls: Prosody, target: Prosody, measured: ProsodyChange) -> Prosody:
+    def clamp(name: str, value: float) -> float:
+        low, high = LIMITS[name]
+        return float(min(high, max(low, value)))
+
+    return Prosody(
+        pitch_st=clamp("pitch_st", controls.pitch_st + target.pitch_st - measured.f0_st),
+        pitch_range=clamp("pitch_range", controls.pitch_range * target.pitch_range / measured.range_ratio),
+        speed=clamp("speed", controls.speed * measured.duration_ratio * target.speed),
+        energy_db=clamp("energy_db", controls.energy_db + target.energy_db - measured.energy_db),
+        tilt_db=controls.tilt_db,
+    )
+
+
+def miss(target: Prosody, measured: ProsodyChange) -> float:
+    """How far a measurement is from the target, each measure in units of a just-audible step."""
+    return (abs(measured.f0_st - target.pitch_st)
+            + abs(np.log(measured.range_ratio / target.pitch_range)) / np.log(1.1)
+            + abs(np.log(measured.duration_ratio * target.speed)) / np.log(1.05)
+            + abs(measured.energy_db - target.energy_db))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--voices", nargs="*")
+    parser.add_argument("--iterations", type=int, default=4)
+    args = parser.parse_args()
+    base = Engine.from_packages()
+    table = json.loads(OUT.read_text()) if OUT.is_file() else {"voices": {}}
+    for voice in args.voices or [v.name for v in base.voices()]:
+        neutral = [measure(a.samples, a.sample_rate) for a in (base.synthesize(s, voice=voice) for s in SENTENCES)]
+        calibrated: dict[str, Prosody] = {}
+        for emotion in EMOTIONS[1:]:
+            target, controls = TARGETS[emotion], TARGETS[emotion]
+            tried = []
+            for _ in range(args.iterations):
+                engine = base.with_calibration(Calibration({voice: {emotion: controls}}))
+                measured = mean_change(engine, voice, emotion, neutral)
+                tried.append((miss(target, measured), controls, measured))
+                controls = corrected(controls, target, measured)
+            _, controls, measured = min(tried, key=lambda t: t[0])
+            calibrated[emotion] = controls
+            print(f"{voice:14s} {emotion:10s} controls "
+                  f"{ {k: round(v, 3) for k, v in controls.to_dict().items()} } measured {measured.to_dict()}",
+                  flush=True)
+        table["voices"][voice] = {name: {k: round(v, 4) for k, v in p.to_dict().items()}
+                                  for name, p in calibrated.items()}
+        OUT.write_text(json.dumps(table, indent=1) + "\n")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()

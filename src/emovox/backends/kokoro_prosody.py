@@ -1,0 +1,106 @@
+"""Prosody inputs for Kokoro, added by editing its ONNX graph once.
+
+Kokoro predicts an F0 curve (`/encoder/F0_proj/Conv_output_0`, Hz, [1, 1, frames]) before
+its decoder renders audio from it. The edit inserts, between the prediction and its consumers,
+
+    F0' = relu(mean + (F0 - mean) * f0_range) * f0_scale      mean over voiced frames
+
+with two new float inputs `f0_scale[1]` and `f0_range[1]` (neutral: 1 and 1). Pitch is then
+realized inside the model, so the vocoder renders the new contour itself: a request of
++4 st measured +4.06 st (jf_alpha) and +4.08 st (jm_kumo). The predicted energy curve
+(`/encoder/N_proj/Conv_output_0`) was tried the same way and left alone: the decoder
+normalizes it away (+1 unit moved the level by only 0.2 dB), so loudness is a gain after.
+The edited model is cached beside the source, named by the source's hash and this edit's
+version, so a new model or a new edit gets a new file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+F0_TENSOR = "/encoder/F0_proj/Conv_output_0"
+PROSODY_INPUTS = ("f0_scale", "f0_range")
+EDIT_VERSION = 2
+#: Frames below this F0 (Hz) count as unvoiced and do not enter the mean.
+VOICED_HZ = 30.0
+
+
+def edited_path(source: Path, source_sha256: str) -> Path:
+    return source.with_name(f"kokoro-prosody-v{EDIT_VERSION}-{source_sha256[:12]}.onnx")
+
+
+def prosody_model(source: Path, source_sha256: str) -> Path:
+    """The edited model for `source`, built on first use and reused after."""
+    target = edited_path(source, source_sha256)
+    return target if target.is_file() else add_prosody_inputs(source, target)
+
+
+def _rewire(graph, tensor: str, replacement: str, skip: set[str]) -> None:
+    """Point every consumer of `tensor` (except the new nodes in `skip`) at `replacement`."""
+    for node in graph.node:
+        if node.name in skip:
+            continue
+        for i, name in enumerate(node.input):
+            if name == tensor:
+                node.input[i] = replacement
+
+
+def add_prosody_inputs(source: Path, target: Path) -> Path:
+    """Write `target`: the model at `source` with the prosody inputs added."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    model = onnx.load(str(source))
+    graph = model.graph
+    for name in PROSODY_INPUTS:
+        graph.input.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, [1]))
+    graph.initializer.extend([
+        helper.make_tensor("emovox_voiced_hz", TensorProto.FLOAT, [], [VOICED_HZ]),
+        helper.make_tensor("emovox_epsilon", TensorProto.FLOAT, [], [1e-3]),
+    ])
+    f0_nodes = [
+        helper.make_node("Greater", [F0_TENSOR, "emovox_voiced_hz"], ["emovox_voiced_bool"], name="emovox_voiced"),
+        helper.make_node("Cast", ["emovox_voiced_bool"], ["emovox_voiced_mask"], to=TensorProto.FLOAT,
+                         name="emovox_voiced_cast"),
+        helper.make_node("Mul", [F0_TENSOR, "emovox_voiced_mask"], ["emovox_f0_voiced"], name="emovox_f0_voiced"),
+        helper.make_node("ReduceSum", ["emovox_f0_voiced"], ["emovox_f0_sum"], keepdims=1, name="emovox_f0_sum"),
+        helper.make_node("ReduceSum", ["emovox_voiced_mask"], ["emovox_voiced_count"], keepdims=1,
+                         name="emovox_voiced_count"),
+        helper.make_node("Max", ["emovox_voiced_count", "emovox_epsilon"], ["emovox_voiced_count_safe"],
+                         name="emovox_voiced_count_safe"),
+        helper.make_node("Div", ["emovox_f0_sum", "emovox_voiced_count_safe"], ["emovox_f0_mean"],
+                         name="emovox_f0_mean"),
+        helper.make_node("Sub", [F0_TENSOR, "emovox_f0_mean"], ["emovox_f0_centered"], name="emovox_f0_centered"),
+        helper.make_node("Mul", ["emovox_f0_centered", "f0_range"], ["emovox_f0_spread"], name="emovox_f0_spread"),
+        helper.make_node("Add", ["emovox_f0_spread", "emovox_f0_mean"], ["emovox_f0_ranged"], name="emovox_f0_ranged"),
+        helper.make_node("Relu", ["emovox_f0_ranged"], ["emovox_f0_positive"], name="emovox_f0_positive"),
+        helper.make_node("Mul", ["emovox_f0_positive", "f0_scale"], ["emovox_f0_out"], name="emovox_f0_out"),
+    ]
+    _rewire(graph, F0_TENSOR, "emovox_f0_out", {n.name for n in f0_nodes})
+    _insert_after_producers(graph, {F0_TENSOR: f0_nodes})
+    onnx.checker.check_model(model)
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")
+    os.close(handle)
+    try:
+        onnx.save(model, partial)
+        os.replace(partial, target)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
+    return target
+
+
+def _insert_after_producers(graph, additions: dict) -> None:
+    """Place each group of new nodes right after the node that produces its tensor, which
+    keeps the graph in the topological order ONNX requires."""
+    ordered = []
+    for node in graph.node:
+        ordered.append(node)
+        for tensor in node.output:
+            ordered.extend(additions.pop(tensor, []))
+    if additions:
+        raise ValueError(f"tensors not found in the Kokoro graph: {', '.join(additions)}")
+    del graph.node[:]
+    graph.node.extend(ordered)

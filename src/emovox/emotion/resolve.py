@@ -1,0 +1,71 @@
+"""From what a caller asked for (a label, a prompt, an Emotion) to a voice's prosody controls.
+
+Presets say what each emotion should sound like as measured on the output; a voice's
+calibration (calibration.json, written by benchmarks/calibrate_emotion.py) holds the
+control values that produced exactly that on this voice. Voices without a calibration
+(new or cloned ones) use the targets as controls.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+from emovox.emotion.model import EMOTIONS, Emotion, Prosody
+from emovox.emotion.presets import TARGETS
+from emovox.emotion.prompt import parse_prompt
+
+CALIBRATION_FILE = "calibration.json"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The emotion a request resolved to, and how (reported back to the caller)."""
+
+    emotion: Emotion
+    source: str  # "default", "value", "label" or "prompt"
+    matched: tuple[str, ...] = ()
+    understood: bool = True
+
+    def to_dict(self) -> dict:
+        return {"emotion": self.emotion.to_dict(), "source": self.source, "matched": list(self.matched),
+                "understood": self.understood}
+
+
+def resolve(request: Emotion | str | None) -> Resolution:
+    """None -> neutral; an Emotion as is; an emotion name (optionally "name:0.6"); else a prompt."""
+    if request is None:
+        return Resolution(Emotion("neutral", 0.0), "default")
+    if isinstance(request, Emotion):
+        return Resolution(request, "value")
+    label, _, intensity = request.strip().lower().partition(":")
+    if label in EMOTIONS:
+        return Resolution(Emotion(label, float(intensity) if intensity else 1.0), "label", (request.strip(),))
+    parsed = parse_prompt(request)
+    return Resolution(parsed.emotion, "prompt", parsed.matched, parsed.understood)
+
+
+class Calibration:
+    """Per-voice, full-intensity control values for each emotion."""
+
+    def __init__(self, table: dict[str, dict[str, Prosody]]) -> None:
+        self._table = table
+
+    @classmethod
+    def packaged(cls) -> Calibration:
+        path = resources.files("emovox.emotion").joinpath(CALIBRATION_FILE)
+        if not path.is_file():
+            return cls({})
+        raw = json.loads(path.read_text("utf-8"))
+        return cls({voice: {name: Prosody(**values) for name, values in emotions.items()}
+                    for voice, emotions in raw["voices"].items()})
+
+    def presets(self, voice: str) -> dict[str, Prosody]:
+        return {**TARGETS, **self._table.get(voice, {})}
+
+    def controls(self, voice: str, emotion: Emotion) -> Prosody:
+        return emotion.prosody(self.presets(voice))
+
+    def is_calibrated(self, voice: str) -> bool:
+        return voice in self._table

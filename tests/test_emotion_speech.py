@@ -1,0 +1,102 @@
+"""Emotion you can measure: each emotion moves F0, range, duration and energy the way its
+preset promises, on each backend; intensity 0.5 lies between; speech stays intelligible."""
+
+import pytest
+
+from emovox.bench.intelligibility import word_error_rate
+from emovox.bench.prosody import measure
+from emovox.emotion.model import Emotion
+
+SENTENCE = "The committee will announce its final decision on Monday afternoon."
+VOICES = ["joe", "jf_alpha", "jm_kumo"]
+
+#: The judged gates at intensity 1 (shared/EVAL.md): measure -> (comparison, threshold)
+GATES = {
+    "happy": {"f0_st": (">=", 3.0), "range_ratio": (">=", 1.3), "duration_ratio": ("<=", 0.97)},
+    "angry": {"f0_st": (">=", 1.5), "range_ratio": (">=", 1.2), "energy_db": (">=", 2.0)},
+    "sad": {"f0_st": ("<=", -1.5), "range_ratio": ("<=", 0.85), "duration_ratio": (">=", 1.10),
+            "energy_db": ("<=", -1.0)},
+    "surprised": {"f0_st": (">=", 4.0), "range_ratio": (">=", 1.3)},
+    "fearful": {"f0_st": (">=", 3.0), "duration_ratio": ("<=", 0.95)},
+    "disgusted": {"f0_st": ("<=", -0.5), "duration_ratio": (">=", 1.05)},
+}
+NEUTRAL_VALUE = {"f0_st": 0.0, "range_ratio": 1.0, "duration_ratio": 1.0, "energy_db": 0.0}
+
+
+@pytest.fixture(scope="module")
+def measured(engine):
+    """Prosody change vs neutral for every voice, emotion and intensity 1 and 0.5."""
+    results = {}
+    for voice in VOICES:
+        neutral = engine.synthesize(SENTENCE, voice=voice)
+        reference = measure(neutral.samples, neutral.sample_rate)
+        for name in GATES:
+            for intensity in (1.0, 0.5):
+                audio = engine.synthesize(SENTENCE, voice=voice, emotion=Emotion(name, intensity))
+                change = measure(audio.samples, audio.sample_rate).relative_to(reference)
+                results[voice, name, intensity] = change.to_dict()
+    return results
+
+
+@pytest.mark.parametrize("voice", VOICES)
+@pytest.mark.parametrize("name", GATES)
+def test_full_intensity_passes_the_gates(measured, voice, name):
+    change = measured[voice, name, 1.0]
+    for key, (comparison, threshold) in GATES[name].items():
+        ok = change[key] >= threshold if comparison == ">=" else change[key] <= threshold
+        assert ok, f"{voice} {name}: {key} = {change[key]} (gate {comparison} {threshold}); all: {change}"
+
+
+@pytest.mark.parametrize("voice", VOICES)
+@pytest.mark.parametrize("name", GATES)
+def test_half_intensity_lies_between_neutral_and_full(measured, voice, name):
+    half, full = measured[voice, name, 0.5], measured[voice, name, 1.0]
+    for key in GATES[name]:
+        low, high = sorted((NEUTRAL_VALUE[key], full[key]))
+        slack = 0.05 * abs(high - low) + 0.02
+        assert low - slack <= half[key] <= high + slack, f"{voice} {name} {key}: half {half[key]}, full {full[key]}"
+
+
+@pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
+def test_emotional_speech_stays_intelligible(engine, transcriber, voice):
+    sentences = ["We finally finished the project on Friday.", "Nobody told me the store was closed today."]
+    errors = words = 0.0
+    misheard = []
+    for name in GATES:
+        for sentence in sentences:
+            audio = engine.synthesize(sentence, voice=voice, emotion=name)
+            heard = transcriber.transcribe(audio.samples, audio.sample_rate)
+            wer, count = word_error_rate([sentence], heard)
+            errors += wer * count
+            words += count
+            if wer:
+                misheard.append(f"{name}: {heard!r}")
+    assert errors / words <= 0.08, f"{voice}: WER {errors / words:.3f}; {misheard}"
+
+
+def test_synthesis_reports_what_the_emotion_resolved_to(engine):
+    audio = engine.synthesize("Hello there.", voice="jf_alpha", emotion="very happy")
+    assert audio.info.emotion["emotion"]["name"] == "happy"
+    assert audio.info.emotion["source"] == "prompt" and "very happy" in audio.info.emotion["matched"]
+    assert audio.info.prosody["pitch_st"] > 0
+
+
+def test_reference_clip_prosody_is_transferred(engine, tmp_path):
+    import soundfile
+
+    from emovox.emotion.reference import ReferenceClipError, emotion_from_clip
+
+    clips = {}
+    for name in ("happy", "sad"):
+        audio = engine.synthesize("I really did not expect to see you here today.", voice="jf_alpha", emotion=name)
+        clips[name] = tmp_path / f"{name}.wav"
+        soundfile.write(clips[name], audio.samples, audio.sample_rate)
+    lively, gloomy = emotion_from_clip(clips["happy"]), emotion_from_clip(clips["sad"])
+    assert lively.pitch_st > gloomy.pitch_st + 3 and lively.speed > gloomy.speed
+    text = "Please bring the blue folder to the meeting."
+    high = engine.synthesize(text, voice="joe", emotion=lively)
+    low = engine.synthesize(text, voice="joe", emotion=gloomy)
+    assert measure(high.samples, high.sample_rate).f0_median_hz > measure(low.samples, low.sample_rate).f0_median_hz
+    (tmp_path / "notes.txt").write_text("not audio")
+    with pytest.raises(ReferenceClipError, match="not readable audio"):
+        emotion_from_clip(tmp_path / "notes.txt")

@@ -1,0 +1,54 @@
+"""Inline emotion tags and the SSML subset: spans, prosody, pauses, and errors with positions."""
+
+import pytest
+
+from emovox.emotion.markup import MarkupError, has_markup, parse
+from emovox.emotion.model import Emotion
+
+
+def test_inline_tags_split_text_into_emotional_spans():
+    spans = parse("[happy] We won! [sad:0.6] But the season is over.")
+    assert [(s.text, s.emotion) for s in spans] == [
+        ("We won!", Emotion("happy", 1.0)), ("But the season is over.", Emotion("sad", 0.6)),
+    ]
+
+
+def test_brackets_that_are_not_emotions_stay_text():
+    assert not has_markup("See note [1] and [citation needed].")
+    assert parse("See note [1].")[0].text == "See note [1]."
+
+
+def test_ssml_prosody_break_emphasis_and_emotion():
+    spans = parse('<speak>Hello <break time="500ms"/> <prosody rate="slow" pitch="+2st" volume="+3dB">slowly'
+                  '</prosody> <emphasis>this</emphasis> <emotion name="angry" intensity="0.5">now!</emotion></speak>')
+    hello, slowly, this, now = spans
+    assert hello.text == "Hello" and slowly.pause_before_s == 0.5
+    assert (slowly.prosody.speed, slowly.prosody.pitch_st, slowly.prosody.energy_db) == (0.8, 2.0, 3.0)
+    assert this.prosody.energy_db > 0 and this.emotion is None
+    assert now.emotion == Emotion("angry", 0.5)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[happy We won", "unclosed emotion tag"),
+    ("[sad:2] no", "out of range"),
+    ("[sad:x] no", "bad intensity"),
+    ("<speak>Hello <prosody>", "malformed SSML at line 1, column"),
+    ("<speak><emotion name='elated'>x</emotion></speak>", "not an emotion"),
+    ("<speak><prosody rate='zoom'>x</prosody></speak>", "bad prosody rate 'zoom'"),
+    ("<speak><break time='soon'/>x</speak>", "bad break time"),
+    ("<speak><audio src='x.wav'/></speak>", "unsupported SSML element <audio>"),
+])
+def test_malformed_markup_is_a_clear_error(text, message):
+    with pytest.raises(MarkupError, match=message):
+        parse(text)
+
+
+def test_engine_speaks_marked_up_text_with_pauses(engine):
+    plain = engine.synthesize("Hello there.", voice="joe")
+    paused = engine.synthesize('<speak>Hello <break time="1s"/> there.</speak>', voice="joe")
+    assert paused.info.segments == 2 and paused.duration > plain.duration + 0.8
+
+
+def test_engine_rejects_malformed_markup_before_any_audio(engine):
+    with pytest.raises(MarkupError):
+        engine.stream("[angry:5] Stop that!", voice="joe")
