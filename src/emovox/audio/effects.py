@@ -1,7 +1,7 @@
 """Signal-level prosody, for what a model cannot do inside itself.
 
 - `reshape_pitch`: WORLD analysis/resynthesis (pyworld) with a new F0 contour: level shift
-  in semitones and range scaled around the utterance's mean log-F0. Applied per chunk, so
+  in semitones and range scaled around the utterance's median log-F0. Applied per chunk, so
   streaming still works.
 - `shape_level`: gain in dB and a spectral tilt (a gentle shelf around 1 kHz), the
   voice-quality cue of tense (bright) or soft (dark) speech.
@@ -32,7 +32,7 @@ def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_
     envelope = pyworld.cheaptrick(x, f0, times, sample_rate)
     aperiodicity = pyworld.d4c(x, f0, times, sample_rate)
     log_f0 = np.log(f0[voiced])
-    center = log_f0.mean()
+    center = np.median(log_f0)  # robust to creaky stretches an octave below the modal voice
     shaped = f0.copy()
     shaped[voiced] = np.exp(center + (log_f0 - center) * pitch_range + pitch_st * np.log(2) / 12)
     y = pyworld.synthesize(shaped, envelope, aperiodicity, sample_rate, frame_period=_FRAME_MS)

@@ -66,3 +66,17 @@ def measure(samples: np.ndarray, sample_rate: int) -> ProsodyMeasure:
         duration_s=float(duration),
         energy_db=float(20 * np.log10(np.sqrt((voiced_rms**2).mean()) + 1e-12)),
     )
+
+
+def emotion_changes(engine, voice: str, sentence: str, emotions, intensities=(1.0,)) -> dict:
+    """{(emotion, intensity): ProsodyChange} for one sentence, against its neutral reading."""
+    from emovox.emotion.model import Emotion
+
+    neutral = engine.synthesize(sentence, voice=voice)
+    reference = measure(neutral.samples, neutral.sample_rate)
+    changes = {}
+    for name in emotions:
+        for intensity in intensities:
+            audio = engine.synthesize(sentence, voice=voice, emotion=Emotion(name, intensity))
+            changes[name, intensity] = measure(audio.samples, audio.sample_rate).relative_to(reference)
+    return changes

@@ -89,10 +89,9 @@ def _intensity(value: str | None, position: int) -> float:
     return intensity
 
 
-def _append(spans: list[Span], text: str, emotion: Emotion | None, prosody: Prosody = Prosody(),
-            pause: float = 0.0) -> None:
-    if text.strip() or pause:
-        spans.append(Span(" ".join(text.split()), emotion, prosody, pause))
+def _append(spans: list[Span], text: str, emotion: Emotion | None) -> None:
+    if text.strip():
+        spans.append(Span(" ".join(text.split()), emotion))
 
 
 def _parse_ssml(text: str) -> list[Span]:

@@ -1,0 +1,57 @@
+"""Emotion, measured: F0 shift (st), range ratio, duration ratio, energy (dB) and WER per
+voice and emotion at intensity 1, against the same sentences read neutrally.
+
+    .venv/bin/python benchmarks/emotion.py [--voices joe jf_alpha ...]
+
+Prints a Markdown table (medians over the sentences) and writes results/emotion.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from pathlib import Path
+
+from emovox import Engine
+from emovox.bench.intelligibility import Transcriber, word_error_rate
+from emovox.bench.prosody import emotion_changes
+from emovox.emotion.model import EMOTIONS
+
+SENTENCES = [
+    "The committee will announce its final decision on Monday afternoon.",
+    "I honestly thought the package would arrive before the weekend.",
+    "Our neighbors painted their fence a bright shade of green.",
+]
+FIELDS = ("f0_st", "range_ratio", "duration_ratio", "energy_db")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha", "jm_kumo"])
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "emotion.json")
+    args = parser.parse_args()
+    engine, transcriber = Engine.from_packages(), Transcriber()
+    rows = []
+    print("| voice | emotion | F0 (st) | range (x) | duration (x) | energy (dB) | WER |")
+    print("|---|---|---|---|---|---|---|")
+    for voice in args.voices:
+        per_sentence = [emotion_changes(engine, voice, s, EMOTIONS[1:]) for s in SENTENCES]
+        for name in EMOTIONS[1:]:
+            changes = [p[name, 1.0].to_dict() for p in per_sentence]
+            median = {f: statistics.median(c[f] for c in changes) for f in FIELDS}
+            errors = words = 0.0
+            for sentence in SENTENCES:
+                audio = engine.synthesize(sentence, voice=voice, emotion=name)
+                wer, count = word_error_rate([sentence], transcriber.transcribe(audio.samples, audio.sample_rate))
+                errors, words = errors + wer * count, words + count
+            rows.append({"voice": voice, "emotion": name, **median, "wer": errors / words})
+            print(f"| {voice} | {name} | {median['f0_st']:+.1f} | {median['range_ratio']:.2f} | "
+                  f"{median['duration_ratio']:.2f} | {median['energy_db']:+.1f} | {100 * errors / words:.0f} % |",
+                  flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(rows, indent=2))
+
+
+if __name__ == "__main__":
+    main()
