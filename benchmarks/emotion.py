@@ -1,5 +1,6 @@
 """Emotion, measured: F0 shift (st), range ratio, duration ratio, energy (dB) and WER per
-voice and emotion at intensity 1, against the same sentences read neutrally.
+voice and emotion at intensity 1, against the same sentences read neutrally. WER is over
+the first ten sentences of sentences_en.txt, with the neutral reading's WER as baseline.
 
     .venv/bin/python benchmarks/emotion.py [--voices joe jf_alpha ...]
 
@@ -24,6 +25,18 @@ SENTENCES = [
     "Our neighbors painted their fence a bright shade of green.",
 ]
 FIELDS = ("f0_st", "range_ratio", "duration_ratio", "energy_db")
+WER_SENTENCES = [line for line in (Path(__file__).parent / "sentences_en.txt").read_text("utf-8").splitlines()
+                 if line.strip()][:10]
+
+
+def wer(engine: Engine, transcriber: Transcriber, voice: str, emotion: str | None) -> float:
+    errors = words = 0.0
+    for sentence in WER_SENTENCES:
+        audio = engine.synthesize(sentence, voice=voice, emotion=emotion)
+        spoken = engine.frontend.normalize(sentence).text
+        rate, count = word_error_rate([sentence, spoken], transcriber.transcribe(audio.samples, audio.sample_rate))
+        errors, words = errors + rate * count, words + count
+    return errors / words
 
 
 def main() -> None:
@@ -37,17 +50,16 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for voice in args.voices:
         per_sentence = [emotion_changes(engine, voice, s, EMOTIONS[1:]) for s in SENTENCES]
+        baseline = wer(engine, transcriber, voice, None)
+        rows.append({"voice": voice, "emotion": "neutral", "wer": baseline})
+        print(f"| {voice} | neutral | | | | | {100 * baseline:.1f} % |", flush=True)
         for name in EMOTIONS[1:]:
             changes = [p[name, 1.0].to_dict() for p in per_sentence]
             median = {f: statistics.median(c[f] for c in changes) for f in FIELDS}
-            errors = words = 0.0
-            for sentence in SENTENCES:
-                audio = engine.synthesize(sentence, voice=voice, emotion=name)
-                wer, count = word_error_rate([sentence], transcriber.transcribe(audio.samples, audio.sample_rate))
-                errors, words = errors + wer * count, words + count
-            rows.append({"voice": voice, "emotion": name, **median, "wer": errors / words})
+            error_rate = wer(engine, transcriber, voice, name)
+            rows.append({"voice": voice, "emotion": name, **median, "wer": error_rate})
             print(f"| {voice} | {name} | {median['f0_st']:+.1f} | {median['range_ratio']:.2f} | "
-                  f"{median['duration_ratio']:.2f} | {median['energy_db']:+.1f} | {100 * errors / words:.0f} % |",
+                  f"{median['duration_ratio']:.2f} | {median['energy_db']:+.1f} | {100 * error_rate:.1f} % |",
                   flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=2))
