@@ -55,7 +55,8 @@ def piper_synth() -> Synth:
     return run
 
 
-def kokoro_onnx_synth(name: str, _cache: dict = {}) -> Synth:  # noqa: B006 - one model for all voices
+def kokoro_onnx_synth(name: str, phonemes_of: Callable[[str], str] | None = None,
+                      _cache: dict = {}) -> Synth:  # noqa: B006 - one model for all voices
     if "model" not in _cache:
         from kokoro_onnx import Kokoro
 
@@ -64,9 +65,24 @@ def kokoro_onnx_synth(name: str, _cache: dict = {}) -> Synth:  # noqa: B006 - on
     model = _cache["model"]
 
     def run(text: str) -> tuple[np.ndarray, int]:
-        return model.create(text, voice=name, speed=1.0, lang="en-us")
+        if phonemes_of is None:
+            return model.create(text, voice=name, speed=1.0, lang="en-us")
+        return model.create(phonemes_of(text), voice=name, speed=1.0, is_phonemes=True)
 
     return run
+
+
+def phonemizer(engine: Engine) -> Callable[[str], str]:
+    """Our phonemes for a sentence, computed once, so the peer is timed on synthesis alone."""
+    cache: dict[str, str] = {}
+
+    def phonemes_of(text: str) -> str:
+        if text not in cache:
+            normalized = engine.frontend.normalize(text).text
+            cache[text] = " ".join(s.phonemes for s in engine.frontend.segments(normalized, 510))
+        return cache[text]
+
+    return phonemes_of
 
 
 def measure(systems: dict[str, Synth], repeats: int) -> dict[str, dict[str, float]]:
@@ -102,7 +118,11 @@ def machine() -> dict[str, str | int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"])
+    parser.add_argument("--voices", nargs="*",
+                        default=["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"])
+    parser.add_argument("--same-phonemes", action="store_true",
+                        help="give kokoro-onnx our phonemes, so both sides speak the very same sounds "
+                             "(its own normalization reads some sentences longer or shorter)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "rtf.json")
     args = parser.parse_args()
 
@@ -112,7 +132,12 @@ def main() -> None:
     engine = Engine.from_packages()
     rows = []
     for voice in args.voices:
-        peer_name, peer = ("piper-tts", piper_synth()) if voice == "joe" else ("kokoro-onnx", kokoro_onnx_synth(voice))
+        if voice == "joe":
+            peer_name, peer = "piper-tts", piper_synth()
+        elif args.same_phonemes:
+            peer_name, peer = "kokoro-onnx (our phonemes)", kokoro_onnx_synth(voice, phonemizer(engine))
+        else:
+            peer_name, peer = "kokoro-onnx", kokoro_onnx_synth(voice)
         result = measure({"emovox": emovox_synth(engine, voice), peer_name: peer}, args.repeats)
         ours, theirs = result["emovox"]["rtf_median"], result[peer_name]["rtf_median"]
         rows.append({"voice": voice, "peer": peer_name, "emovox_rtf": ours, "peer_rtf": theirs,
