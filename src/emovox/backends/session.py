@@ -43,7 +43,7 @@ def create_session(path: Path, settings: SessionSettings = SessionSettings()) ->
 
 
 class LazySession:
-    """A session built on first use; `input_types` reads input names and dtypes once."""
+    """A session built on first use, once, and shared by every caller."""
 
     def __init__(self, path_factory, settings: SessionSettings = SessionSettings()) -> None:
         self._path_factory = path_factory
@@ -57,10 +57,3 @@ class LazySession:
                 if self._session is None:
                     self._session = create_session(self._path_factory(), self._settings)
         return self._session
-
-    @property
-    def loaded(self) -> bool:
-        return self._session is not None
-
-    def input_types(self) -> dict[str, str]:
-        return {i.name: i.type for i in self.get().get_inputs()}

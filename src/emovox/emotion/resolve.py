@@ -66,6 +66,3 @@ class Calibration:
 
     def controls(self, voice: str, emotion: Emotion) -> Prosody:
         return emotion.prosody(self.presets(voice))
-
-    def is_calibrated(self, voice: str) -> bool:
-        return voice in self._table

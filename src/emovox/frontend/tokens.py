@@ -25,9 +25,6 @@ class SymbolTable:
     def from_single_ids(cls, ids: Mapping[str, int]) -> SymbolTable:
         return cls({symbol: [index] for symbol, index in ids.items()})
 
-    def __contains__(self, symbol: str) -> bool:
-        return symbol in self._ids
-
     def __getitem__(self, symbol: str) -> list[int]:
         return self._ids[symbol]
 
