@@ -15,7 +15,7 @@ import statistics
 from pathlib import Path
 
 from emovox import Engine
-from emovox.bench.intelligibility import Transcriber, word_error_rate
+from emovox.bench.intelligibility import Transcriber, corpus_wer
 from emovox.bench.prosody import emotion_changes
 from emovox.emotion.model import EMOTIONS
 
@@ -30,13 +30,7 @@ WER_SENTENCES = [line for line in (Path(__file__).parent / "sentences_en.txt").r
 
 
 def wer(engine: Engine, transcriber: Transcriber, voice: str, emotion: str | None) -> float:
-    errors = words = 0.0
-    for sentence in WER_SENTENCES:
-        audio = engine.synthesize(sentence, voice=voice, emotion=emotion)
-        spoken = engine.frontend.normalize(sentence).text
-        rate, count = word_error_rate([sentence, spoken], transcriber.transcribe(audio.samples, audio.sample_rate))
-        errors, words = errors + rate * count, words + count
-    return errors / words
+    return corpus_wer(engine, transcriber, voice, WER_SENTENCES, emotion=emotion).wer
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from emovox import Engine
-from emovox.bench.intelligibility import Transcriber, word_error_rate
+from emovox.bench.intelligibility import Transcriber, corpus_wer
 
 HERE = Path(__file__).parent
 
@@ -30,19 +30,11 @@ def main() -> None:
     sentences = [line.strip() for line in args.sentences.read_text("utf-8").splitlines() if line.strip()]
     results = {}
     for voice in args.voices or [v.name for v in engine.voices()]:
-        errors = words = 0.0
-        misheard = []
-        for sentence in sentences:
-            audio = engine.synthesize(sentence, voice=voice)
-            heard = transcriber.transcribe(audio.samples, audio.sample_rate)
-            wer, count = word_error_rate([sentence, engine.frontend.normalize(sentence).text], heard)
-            errors += wer * count
-            words += count
-            if wer:
-                misheard.append({"text": sentence, "heard": heard, "wer": wer})
-        results[voice] = {"wer": errors / words, "words": words, "misheard": misheard}
-        print(f"{voice:14s} WER {100 * errors / words:5.2f} %  ({len(misheard)} of {len(sentences)} sentences misheard)",
-              flush=True)
+        result = corpus_wer(engine, transcriber, voice, sentences)
+        results[voice] = {"wer": result.wer, "words": result.words,
+                          "misheard": [{"text": t, "heard": h, "wer": w} for t, h, w in result.misheard]}
+        print(f"{voice:14s} WER {100 * result.wer:5.2f} %  "
+              f"({len(result.misheard)} of {len(sentences)} sentences misheard)", flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False))
 

@@ -3,7 +3,7 @@ preset promises, on each backend; intensity 0.5 lies between; speech stays intel
 
 import pytest
 
-from emovox.bench.intelligibility import word_error_rate
+from emovox.bench.intelligibility import corpus_wer
 from emovox.bench.prosody import emotion_changes, measure
 
 SENTENCE = "The committee will announce its final decision on Monday afternoon."
@@ -58,17 +58,10 @@ def test_half_intensity_lies_between_neutral_and_full(measured, voice, name):
 @pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
 def test_emotional_speech_stays_intelligible(engine, transcriber, voice):
     sentences = ["We finally finished the project on Friday.", "Nobody told me the store was closed today."]
-    errors = words = 0.0
-    misheard = []
-    for name in GATES:
-        for sentence in sentences:
-            audio = engine.synthesize(sentence, voice=voice, emotion=name)
-            heard = transcriber.transcribe(audio.samples, audio.sample_rate)
-            wer, count = word_error_rate([sentence], heard)
-            errors += wer * count
-            words += count
-            if wer:
-                misheard.append(f"{name}: {heard!r}")
+    results = [corpus_wer(engine, transcriber, voice, sentences, emotion=name) for name in GATES]
+    errors = sum(r.wer * r.words for r in results)
+    words = sum(r.words for r in results)
+    misheard = [heard for r in results for _, heard, _ in r.misheard]
     assert errors / words <= 0.08, f"{voice}: WER {errors / words:.3f}; {misheard}"
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from emovox.bench.intelligibility import word_error_rate
+from emovox.bench.intelligibility import corpus_wer
 
 MAX_WER = 0.05
 SENTENCES = [line for line in (Path(__file__).parents[1] / "benchmarks" / "sentences_en.txt")
@@ -22,15 +22,6 @@ def test_the_sentence_set_is_large_enough():
 
 @pytest.mark.parametrize("voice", VOICES)
 def test_voice_is_intelligible(engine, transcriber, voice):
-    errors = words = 0.0
-    misheard = []
-    for sentence in SENTENCES:
-        audio = engine.synthesize(sentence, voice=voice)
-        heard = transcriber.transcribe(audio.samples, audio.sample_rate)
-        spoken = engine.frontend.normalize(sentence).text
-        wer, count = word_error_rate([sentence, spoken], heard)
-        errors += wer * count
-        words += count
-        if wer:
-            misheard.append(f"{sentence!r} -> {heard!r}")
-    assert errors / words <= MAX_WER, f"{voice}: WER {errors / words:.3f}; " + "; ".join(misheard)
+    result = corpus_wer(engine, transcriber, voice, SENTENCES)
+    misheard = "; ".join(f"{text!r} -> {heard!r}" for text, heard, _ in result.misheard)
+    assert result.wer <= MAX_WER, f"{voice}: WER {result.wer:.3f}; {misheard}"

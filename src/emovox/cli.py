@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from emovox.errors import EmovoxError, InvalidOptionError, InvalidTextError
@@ -98,8 +99,7 @@ def _emotion_from(args: argparse.Namespace):
     if args.prompt:
         emotion = resolve(args.prompt).emotion
         if args.intensity is not None:
-            emotion = Emotion(emotion.name, args.intensity, emotion.pitch_st, emotion.pitch_range,
-                              emotion.speed, emotion.energy_db)
+            emotion = replace(emotion, intensity=args.intensity)
     else:
         emotion = Emotion(args.emotion or "neutral", 1.0 if args.intensity is None else args.intensity)
     if args.style_ref:

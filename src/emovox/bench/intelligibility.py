@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -80,3 +81,28 @@ def word_error_rate(references: Sequence[str], hypothesis: str) -> tuple[float, 
         if ref.strip():
             scored.append((jiwer.wer(ref, hyp), len(ref.split())))
     return min(scored)
+
+
+@dataclass(frozen=True)
+class CorpusWer:
+    """Word-weighted WER over sentences, and each misheard sentence as (text, heard, wer)."""
+
+    wer: float
+    words: int
+    misheard: tuple[tuple[str, str, float], ...]
+
+
+def corpus_wer(engine, transcriber: Transcriber, voice: str, sentences: Sequence[str],
+               emotion=None) -> CorpusWer:
+    """Synthesize each sentence, transcribe it, score it against its written and spoken forms."""
+    errors = words = 0.0
+    misheard = []
+    for sentence in sentences:
+        audio = engine.synthesize(sentence, voice=voice, emotion=emotion)
+        heard = transcriber.transcribe(audio.samples, audio.sample_rate)
+        wer, count = word_error_rate([sentence, engine.frontend.normalize(sentence).text], heard)
+        errors += wer * count
+        words += count
+        if wer:
+            misheard.append((sentence, heard, wer))
+    return CorpusWer(errors / words, int(words), tuple(misheard))
