@@ -12,12 +12,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# resemblyzer only carries the speaker-encoder weights; --no-deps keeps torch out of the
+# run-time install (emovox reads the weights with NumPy).
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet --no-deps resemblyzer==0.1.4
 	touch $@
 
 $(TEST_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,parity]'
 	touch $@
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)

@@ -1,6 +1,6 @@
 """Calibrate every voice's emotion controls against the measured targets (closed loop).
 
-    .venv/bin/python benchmarks/calibrate_emotion.py [--voices ...] [--iterations 3]
+    .venv/bin/python benchmarks/calibrate_emotion.py [--voices ...] [--emotions ...] [--iterations 3]
 
 For each voice and emotion: synthesize the calibration sentences with the current
 controls, measure F0 level, F0 range, duration and energy against the neutral reading,
@@ -68,6 +68,8 @@ def miss(target: Prosody, measured: ProsodyChange) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--voices", nargs="*")
+    parser.add_argument("--emotions", nargs="*", choices=EMOTIONS[1:],
+                        help="recalibrate only these (the others keep their stored controls)")
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--no-tilt", nargs="*", default=["joe"], metavar="VOICE",
                         help="voices calibrated without spectral tilt (on joe, a brighter spectrum "
@@ -77,8 +79,8 @@ def main() -> None:
     table = json.loads(OUT.read_text()) if OUT.is_file() else {"voices": {}}
     for voice in args.voices or [v.name for v in base.voices()]:
         neutral = [measure(a.samples, a.sample_rate) for a in (base.synthesize(s, voice=voice) for s in SENTENCES)]
-        calibrated: dict[str, Prosody] = {}
-        for emotion in EMOTIONS[1:]:
+        calibrated = {name: Prosody(**controls) for name, controls in table["voices"].get(voice, {}).items()}
+        for emotion in args.emotions or EMOTIONS[1:]:
             target = TARGETS[emotion]
             controls = replace(target, tilt_db=0.0) if voice in args.no_tilt else target
             tried = []

@@ -75,7 +75,7 @@ def test_synthesis_reports_what_the_emotion_resolved_to(engine):
 def test_reference_clip_prosody_is_transferred(engine, tmp_path):
     import soundfile
 
-    from emovox.emotion.reference import ReferenceClipError, emotion_from_clip
+    from emovox.emotion.reference import ReferenceClipError, emotion_from_clip, voice_norms
 
     clips = {}
     for name in ("happy", "sad"):
@@ -88,6 +88,17 @@ def test_reference_clip_prosody_is_transferred(engine, tmp_path):
     high = engine.synthesize(text, voice="joe", emotion=lively)
     low = engine.synthesize(text, voice="joe", emotion=gloomy)
     assert measure(high.samples, high.sample_rate).f0_median_hz > measure(low.samples, low.sample_rate).f0_median_hz
+    # Against the speaker's own neutral reading, a neutral clip carries (almost) no deltas
+    # while the happy clip still reads as higher and livelier.
+    own = voice_norms(engine, "jf_alpha")
+    neutral = engine.synthesize("I really did not expect to see you here today.", voice="jf_alpha")
+    clips["neutral"] = tmp_path / "neutral.wav"
+    soundfile.write(clips["neutral"], neutral.samples, neutral.sample_rate)
+    plain = emotion_from_clip(clips["neutral"], own)
+    assert abs(plain.pitch_st) < 1.5 and 0.8 < plain.pitch_range < 1.25 and 0.75 < plain.speed < 1.3
+    assert abs(emotion_from_clip(clips["neutral"]).pitch_st) > abs(plain.pitch_st) + 1  # population norms
+    happy = emotion_from_clip(clips["happy"], own)
+    assert happy.pitch_st > plain.pitch_st + 3 and happy.pitch_range > plain.pitch_range
     (tmp_path / "notes.txt").write_text("not audio")
     with pytest.raises(ReferenceClipError, match="not readable audio"):
         emotion_from_clip(tmp_path / "notes.txt")

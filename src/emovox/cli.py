@@ -61,7 +61,7 @@ def _cmd_say(args: argparse.Namespace) -> int:
         raise InvalidOptionError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     output = args.output or _default_output(text, fmt)
     engine = Engine.from_packages()
-    emotion = _emotion_from(args)
+    emotion = _emotion_from(args, engine)
     started = time.perf_counter()
     controls, resolution = engine.prosody(args.voice, emotion)
     chunks = engine.stream(text, voice=args.voice, speed=args.speed, emotion=resolution.emotion)
@@ -89,13 +89,15 @@ def _cmd_say(args: argparse.Namespace) -> int:
     return 0
 
 
-def _emotion_from(args: argparse.Namespace):
+def _emotion_from(args: argparse.Namespace, engine):
     """--emotion/--intensity or --prompt, then explicit --pitch/--range/--energy on top."""
     from emovox.emotion.model import Emotion
     from emovox.emotion.resolve import resolve
 
     if args.emotion and args.prompt:
         raise InvalidOptionError("give either --emotion or --prompt, not both")
+    if args.style_ref_voice and not args.style_ref:
+        raise InvalidOptionError("--style-ref-voice names the speaker of a --style-ref clip; give the clip too")
     if args.prompt:
         emotion = resolve(args.prompt).emotion
         if args.intensity is not None:
@@ -103,9 +105,10 @@ def _emotion_from(args: argparse.Namespace):
     else:
         emotion = Emotion(args.emotion or "neutral", 1.0 if args.intensity is None else args.intensity)
     if args.style_ref:
-        from emovox.emotion.reference import emotion_from_clip
+        from emovox.emotion.reference import emotion_from_clip, voice_norms
 
-        reference = emotion_from_clip(args.style_ref)
+        speaker = voice_norms(engine, engine.voice(args.style_ref_voice).name) if args.style_ref_voice else None
+        reference = emotion_from_clip(args.style_ref, speaker)
         emotion = emotion.with_overrides(pitch_st=reference.pitch_st, pitch_range=reference.pitch_range,
                                          speed=reference.speed, energy_db=reference.energy_db)
     return emotion.with_overrides(pitch_st=args.pitch, pitch_range=args.range, energy_db=args.energy)
@@ -233,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
     say.add_argument("--prompt", help='free-text style, English or Chinese: "a little sad", "非常开心"')
     say.add_argument("--style-ref", type=Path, metavar="CLIP",
                      help="say it like this clip: its pitch, range, rate and loudness are transferred")
+    say.add_argument("--style-ref-voice", metavar="VOICE",
+                     help="the voice speaking the --style-ref clip, when it is one of ours: the clip is "
+                          "then compared with that voice's own neutral reading instead of population norms")
     say.add_argument("--pitch", type=float, help="pitch shift in semitones (overrides the emotion's)")
     say.add_argument("--range", type=float, help="pitch range factor (overrides the emotion's)")
     say.add_argument("--energy", type=float, help="loudness change in dB (overrides the emotion's)")

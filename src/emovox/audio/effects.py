@@ -17,15 +17,23 @@ _TILT_PIVOT_HZ = 1000.0
 _LIMIT_KNEE = 0.8
 
 
-def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_range: float) -> np.ndarray:
+#: Default search band for the F0 analysis that drives resynthesis, in Hz.
+SPEECH_F0_BAND = (60.0, 400.0)
+
+
+def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_range: float,
+                  f0_band: tuple[float, float] = SPEECH_F0_BAND) -> np.ndarray:
+    """`f0_band` bounds the analysis to the voice's own modal range: a contour with octave
+    errors in it would be resynthesized as real octave jumps (audible pitch breaks)."""
     if pitch_st == 0.0 and pitch_range == 1.0:
         return samples
     import pyworld
 
     x = samples.astype(np.float64)
     # Harvest, not DIO: DIO's octave errors on the joe voice moved even an identity
-    # resynthesis by +2 to +7 st; Harvest's contour resynthesizes within about 1.5 st.
-    f0, times = pyworld.harvest(x, sample_rate, frame_period=_FRAME_MS)
+    # resynthesis by +2 to +7 st.
+    f0, times = pyworld.harvest(x, sample_rate, f0_floor=f0_band[0], f0_ceil=f0_band[1],
+                                frame_period=_FRAME_MS)
     voiced = f0 > 0
     if voiced.sum() < 3:
         return samples

