@@ -1,6 +1,12 @@
+import os
+import tempfile
+
 import pytest
 
 from emovox import Engine
+
+# Cloned voices go to a store of the test run's own, never the user's.
+os.environ["EMOVOX_HOME"] = tempfile.mkdtemp(prefix="emovox-test-home-")
 
 
 @pytest.fixture(scope="session")

@@ -159,7 +159,24 @@ def _cmd_emotions(args: argparse.Namespace) -> int:
 
 def _cmd_voices(args: argparse.Namespace) -> int:
     from emovox.engine import Engine
+    from emovox.voices.store import VoiceStore
 
+    if args.action != "list":
+        store = VoiceStore()
+        expected = {"rm": 1, "export": 2, "import": 1}[args.action]
+        if len(args.operands) != expected:
+            usage = {"rm": "voices rm NAME", "export": "voices export NAME FILE", "import": "voices import FILE"}
+            raise InvalidOptionError(f"usage: emovox {usage[args.action]}")
+        if args.action == "rm":
+            store.delete(args.operands[0])
+            print(f"deleted {args.operands[0]}")
+        elif args.action == "export":
+            store.export(args.operands[0], Path(args.operands[1]))
+            print(f"exported {args.operands[0]} to {args.operands[1]}")
+        else:
+            voice = store.import_file(Path(args.operands[0]), force=args.force)
+            print(f"imported {voice.name}")
+        return 0
     voices = Engine.from_packages().voices()
     if args.json:
         print(json.dumps([v.to_dict() for v in voices], indent=2, ensure_ascii=False))
@@ -171,6 +188,36 @@ def _cmd_voices(args: argparse.Namespace) -> int:
     for v in voices:
         table.add_row(v.name, ", ".join(v.aliases), v.backend, v.language, v.gender, str(v.sample_rate))
     Console().print(table)
+    return 0
+
+
+def _cmd_clone(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from emovox.engine import Engine
+    from emovox.voices.adapt import BUDGETS
+    from emovox.voices.clone import clone
+    from emovox.voices.store import VoiceStore
+
+    if not args.reference.is_file():
+        raise InvalidOptionError(f"no such file: {args.reference}")
+    data = args.reference.read_bytes()
+    engine, budget = Engine.from_packages(), BUDGETS[args.quality]
+    with Progress(TextColumn("cloning"), BarColumn(), TextColumn("{task.fields[similarity]}"),
+                  TimeElapsedColumn(), disable=args.json, transient=True) as bar:
+        task = bar.add_task("clone", total=budget, similarity="")
+        result = clone(engine, VoiceStore(), data, args.name, args.quality, args.force,
+                       progress=lambda elapsed, similarity: bar.update(
+                           task, completed=elapsed, similarity=f"similarity {similarity:.3f}"))
+    summary = result.to_dict()
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    source = "from the clone cache" if result.cached else f"in {result.seconds:.1f} s"
+    print(f"cloned {summary['name']} {source}: similarity {summary['similarity']:.3f} to the reference "
+          f"(best stock voice {summary['based_on']}: {summary['start_similarity']})")
+    for warning in (summary["intake"] or {}).get("warnings", []):
+        print(f"warning: {warning}")
     return 0
 
 
@@ -249,9 +296,21 @@ def build_parser() -> argparse.ArgumentParser:
     emotions.add_argument("--json", action="store_true")
     emotions.set_defaults(run=_cmd_emotions)
 
-    voices = commands.add_parser("voices", help="list the voices")
+    voices = commands.add_parser("voices", help="list the voices; rm, export or import a cloned voice")
+    voices.add_argument("action", nargs="?", default="list", choices=["list", "rm", "export", "import"])
+    voices.add_argument("operands", nargs="*", metavar="NAME|FILE")
+    voices.add_argument("--force", action="store_true", help="import over a voice of the same name")
     voices.add_argument("--json", action="store_true")
     voices.set_defaults(run=_cmd_voices)
+
+    clone = commands.add_parser("clone", help="clone a voice from 3-30 s of someone speaking")
+    clone.add_argument("reference", type=Path, help="audio file: wav, flac, ogg/opus, mp3, m4a/aac, webm")
+    clone.add_argument("--name", required=True, help="name of the new voice")
+    clone.add_argument("--quality", choices=["fast", "balanced", "best"], default="balanced",
+                       help="search budget: fast 10 s, balanced 45 s, best 9 min (default balanced)")
+    clone.add_argument("--force", action="store_true", help="replace a stored voice of the same name")
+    clone.add_argument("--json", action="store_true")
+    clone.set_defaults(run=_cmd_clone)
 
     phonemize = commands.add_parser("phonemize", help="show normalization, segments and phonemes (no model)")
     phonemize.add_argument("text", help="text, or - for standard input")

@@ -60,17 +60,37 @@ class Engine:
         self._aliases: dict[str, str] = {}
         for backend in self._backends:
             for voice in backend.voices():
-                self._voices[voice.name] = (backend, voice)
-                for alias in voice.aliases:
-                    self._aliases.setdefault(alias, voice.name)
+                self._register(backend, voice)
+
+    def _register(self, backend: Backend, voice: VoiceInfo) -> None:
+        self._voices[voice.name] = (backend, voice)
+        for alias in voice.aliases:
+            self._aliases.setdefault(alias, voice.name)
 
     @classmethod
-    def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None) -> Engine:
-        """The built-in voices: `joe` (Piper VITS) and the five Kokoro-82M voices."""
+    def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None,
+                      home: Path | None = None) -> Engine:
+        """The built-in voices: `joe` (Piper VITS) and the five Kokoro-82M voices, plus the
+        cloned voices stored under `home` (default: $EMOVOX_HOME or the user data directory)."""
         from emovox.backends.kokoro import KokoroBackend
         from emovox.backends.vits import VitsBackend
+        from emovox.voices.clone import load_stored_voices
+        from emovox.voices.store import VoiceStore
 
-        return cls([VitsBackend.joe(settings), KokoroBackend.from_packages(settings, cache)])
+        engine = cls([VitsBackend.joe(settings), KokoroBackend.from_packages(settings, cache)])
+        load_stored_voices(engine, VoiceStore(home))
+        return engine
+
+    @property
+    def backends(self) -> list[Backend]:
+        return list(self._backends)
+
+    def add_voice(self, backend: Backend, voice: VoiceInfo) -> None:
+        """Make a voice `backend` has just learned (a clone) speakable by name."""
+        existing = self._voices.get(self._aliases.get(voice.name, voice.name))
+        if existing and not existing[1].based_on:
+            raise InvalidOptionError(f"voice name {voice.name!r} is taken by a built-in voice")
+        self._register(backend, voice)
 
     def with_calibration(self, calibration: Calibration) -> Engine:
         """The same backends and frontend with other emotion calibration (for calibrating)."""
@@ -110,7 +130,8 @@ class Engine:
     def prosody(self, voice: str, emotion: Emotion | str | None) -> tuple[Prosody, Resolution]:
         """The controls `voice` uses for `emotion` (a value, a label or a free-text prompt)."""
         resolution = resolve(emotion)
-        return self._calibration.controls(self.voice(voice).name, resolution.emotion), resolution
+        info = self.voice(voice)
+        return self._calibration.controls(info.based_on or info.name, resolution.emotion), resolution
 
     def stream(
         self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None

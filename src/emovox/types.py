@@ -18,6 +18,8 @@ class VoiceInfo:
     sample_rate: int
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: For a cloned voice, the stock voice it was adapted from: its emotion calibration applies.
+    based_on: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)

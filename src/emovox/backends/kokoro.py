@@ -50,6 +50,8 @@ class KokoroBackend:
         self._symbols = SymbolTable.from_single_ids(vocab)
         self._packs = {name: np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)
                        for name, pack in voice_packs.items()}
+        self._stock = frozenset(self._packs)
+        self._added: dict[str, VoiceInfo] = {}
 
     @classmethod
     def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None) -> KokoroBackend:
@@ -75,8 +77,16 @@ class KokoroBackend:
                 aliases=(name.split("_", 1)[1],),
                 description="Kokoro-82M style voice (Japanese speaker) reading English from espeak-ng phonemes",
             )
-            for name in sorted(self._packs)
-        ]
+            for name in sorted(self._stock)
+        ] + list(self._added.values())
+
+    def stock_packs(self) -> dict[str, np.ndarray]:
+        return {name: self._packs[name] for name in sorted(self._stock)}
+
+    def add_voice(self, info: VoiceInfo, pack: np.ndarray) -> None:
+        """Speak with another style pack (a cloned voice), under `info.name`."""
+        self._packs[info.name] = np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)
+        self._added[info.name] = info
 
     def encode(self, phonemes: str) -> Encoded:
         return self._symbols.lookup(phonemes)
@@ -85,7 +95,10 @@ class KokoroBackend:
         self._session.get()
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
-        pack = self._packs[voice]
+        return self.infer_with_pack(ids, self._packs[voice], speed, prosody)
+
+    def infer_with_pack(self, ids: list[int], pack: np.ndarray, speed: float = 1.0,
+                        prosody: Prosody = Prosody()) -> np.ndarray:
         style = pack[min(len(ids), len(pack) - 1)].reshape(1, STYLE_DIM)
         inputs = {
             "tokens": np.array([[PAD_ID, *ids, PAD_ID]], dtype=np.int64),
