@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from emovox import Engine
-from emovox.bench.prosody import ProsodyChange, measure
+from emovox.bench.prosody import ESTIMATORS, ProsodyChange, measure
 from emovox.emotion.model import EMOTIONS, Emotion, Prosody
 from emovox.emotion.presets import TARGETS
 from emovox.emotion.resolve import CALIBRATION_FILE, Calibration
@@ -34,11 +34,11 @@ OUT = Path(__file__).parents[1] / "src" / "emovox" / "emotion" / CALIBRATION_FIL
 LIMITS = {"pitch_st": (-8.0, 10.0), "pitch_range": (0.5, 3.0), "speed": (0.5, 1.6), "energy_db": (-10.0, 10.0)}
 
 
-def mean_change(engine: Engine, voice: str, emotion: str, neutral: list) -> ProsodyChange:
+def mean_change(engine: Engine, voice: str, emotion: str, neutral: list, estimator: str) -> ProsodyChange:
     changes = []
     for sentence, reference in zip(SENTENCES, neutral):
         audio = engine.synthesize(sentence, voice=voice, emotion=Emotion(emotion))
-        changes.append(measure(audio.samples, audio.sample_rate).relative_to(reference))
+        changes.append(measure(audio.samples, audio.sample_rate, estimator).relative_to(reference))
     return ProsodyChange(*(float(np.mean([getattr(c, f) for c in changes]))
                            for f in ("f0_st", "range_ratio", "duration_ratio", "energy_db")))
 
@@ -71,6 +71,8 @@ def main() -> None:
     parser.add_argument("--emotions", nargs="*", choices=EMOTIONS[1:],
                         help="recalibrate only these (the others keep their stored controls)")
     parser.add_argument("--iterations", type=int, default=3)
+    parser.add_argument("--estimator", choices=ESTIMATORS, default="harvest",
+                        help="F0 estimator of the loop (pyin for joe, whose F0 Harvest misreads)")
     parser.add_argument("--no-tilt", nargs="*", default=["joe"], metavar="VOICE",
                         help="voices calibrated without spectral tilt (on joe, a brighter spectrum "
                              "made Harvest read F0 up to 2 st higher, so tilt fought the pitch control)")
@@ -78,7 +80,8 @@ def main() -> None:
     base = Engine.from_packages()
     table = json.loads(OUT.read_text()) if OUT.is_file() else {"voices": {}}
     for voice in args.voices or [v.name for v in base.voices()]:
-        neutral = [measure(a.samples, a.sample_rate) for a in (base.synthesize(s, voice=voice) for s in SENTENCES)]
+        neutral = [measure(a.samples, a.sample_rate, args.estimator)
+                   for a in (base.synthesize(s, voice=voice) for s in SENTENCES)]
         calibrated = {name: Prosody(**controls) for name, controls in table["voices"].get(voice, {}).items()}
         for emotion in args.emotions or EMOTIONS[1:]:
             target = TARGETS[emotion]
@@ -86,7 +89,7 @@ def main() -> None:
             tried = []
             for _ in range(args.iterations):
                 engine = base.with_calibration(Calibration({voice: {emotion: controls}}))
-                measured = mean_change(engine, voice, emotion, neutral)
+                measured = mean_change(engine, voice, emotion, neutral, args.estimator)
                 tried.append((miss(target, measured), controls, measured))
                 controls = corrected(controls, target, measured)
             _, controls, measured = min(tried, key=lambda t: t[0])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from emovox import Engine
 from emovox.bench.intelligibility import Transcriber, corpus_wer
-from emovox.bench.prosody import emotion_changes
+from emovox.bench.prosody import ESTIMATORS, emotion_changes
 from emovox.emotion.model import EMOTIONS
 
 SENTENCES = [
@@ -36,14 +36,15 @@ def wer(engine: Engine, transcriber: Transcriber, voice: str, emotion: str | Non
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha", "jm_kumo"])
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "emotion.json")
+    parser.add_argument("--estimator", choices=ESTIMATORS, default="harvest")
+    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     engine, transcriber = Engine.from_packages(), Transcriber()
     rows = []
     print("| voice | emotion | F0 (st) | range (x) | duration (x) | energy (dB) | WER |")
     print("|---|---|---|---|---|---|---|")
     for voice in args.voices:
-        per_sentence = [emotion_changes(engine, voice, s, EMOTIONS[1:]) for s in SENTENCES]
+        per_sentence = [emotion_changes(engine, voice, s, EMOTIONS[1:], estimator=args.estimator) for s in SENTENCES]
         baseline = wer(engine, transcriber, voice, None)
         rows.append({"voice": voice, "emotion": "neutral", "wer": baseline})
         print(f"| {voice} | neutral | | | | | {100 * baseline:.1f} % |", flush=True)
@@ -55,8 +56,9 @@ def main() -> None:
             print(f"| {voice} | {name} | {median['f0_st']:+.1f} | {median['range_ratio']:.2f} | "
                   f"{median['duration_ratio']:.2f} | {median['energy_db']:+.1f} | {100 * error_rate:.1f} % |",
                   flush=True)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(rows, indent=2))
+    out = args.out or Path(__file__).parent / "results" / f"emotion_{args.estimator}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

@@ -98,11 +98,39 @@ def test_bad_uploads_get_specific_errors(speech, kind, message):
         prepare(data)
 
 
-def test_noisy_speech_passes_with_a_warning(speech):
+def test_noisy_speech_is_denoised_and_reported(speech):
     samples, rate = speech
-    noisy = samples + np.random.default_rng(1).standard_normal(len(samples)).astype(np.float32) * 0.03
-    report = prepare(_file(noisy, rate)).report
-    assert 10 <= report.snr_db < 20 and any("noise" in warning for warning in report.warnings)
+    noise = np.random.default_rng(1).standard_normal(len(samples)).astype(np.float32) * 0.03
+    data = _file(samples + noise, rate)
+    cleaned = prepare(data)
+    assert cleaned.report.denoised and cleaned.report.snr_before_db < 20 < cleaned.report.snr_db
+    assert any("DeepFilterNet" in warning for warning in cleaned.report.warnings)
+    kept = prepare(data, denoise="off").report
+    assert not kept.denoised and kept.snr_db == kept.snr_before_db < 20
+    assert any("audible" in warning for warning in kept.warnings)
+
+
+def test_denoising_recovers_the_clean_signal(speech):
+    from emovox.voices.denoise import shared_denoiser
+    from emovox.voices.intake import resample
+
+    samples, rate = speech
+    clean = resample(samples, rate)
+    noisy = clean + np.random.default_rng(2).standard_normal(len(clean)).astype(np.float32) * 0.05
+    denoised = shared_denoiser()(noisy, SAMPLE_RATE)
+    assert len(denoised) == len(clean)
+
+    def snr(x):
+        return 10 * np.log10(np.sum(clean**2) / np.sum((x - clean) ** 2))
+
+    assert snr(denoised) > snr(noisy) + 6  # measured: 4.3 -> 14.6 dB at this noise level
+
+
+def test_noise_without_speech_is_rejected_even_with_denoising_on(speech):
+    _, rate = speech
+    noise = np.random.default_rng(3).standard_normal(rate * 6).astype(np.float32) * 0.1
+    with pytest.raises(ReferenceAudioError, match="too noisy"):
+        prepare(_file(noise, rate), denoise="on")
 
 
 def test_resampled_to_the_analysis_rate(speech):

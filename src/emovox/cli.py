@@ -13,6 +13,7 @@ import re
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -206,7 +207,7 @@ def _cmd_clone(args: argparse.Namespace) -> int:
     with Progress(TextColumn("cloning"), BarColumn(), TextColumn("{task.fields[similarity]}"),
                   TimeElapsedColumn(), disable=args.json, transient=True) as bar:
         task = bar.add_task("clone", total=budget, similarity="")
-        result = clone(engine, VoiceStore(), data, args.name, args.quality, args.force,
+        result = clone(engine, VoiceStore(), data, args.name, args.quality, args.force, args.denoise, args.backend,
                        progress=lambda elapsed, similarity: bar.update(
                            task, completed=elapsed, similarity=f"similarity {similarity:.3f}"))
     summary = result.to_dict()
@@ -214,8 +215,10 @@ def _cmd_clone(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
         return 0
     source = "from the clone cache" if result.cached else f"in {result.seconds:.1f} s"
-    print(f"cloned {summary['name']} {source}: similarity {summary['similarity']:.3f} to the reference "
-          f"(best stock voice {summary['based_on']}: {summary['start_similarity']})")
+    adapted = "timbre and pitch" if summary["timbre_adapted"] else "pitch register only"
+    print(f"cloned {summary['name']} on {summary['backend']} ({adapted}) {source}: similarity "
+          f"{summary['similarity']:.3f} to the reference, starting from {summary['start']} "
+          f"({summary['start_similarity']})")
     for warning in (summary["intake"] or {}).get("warnings", []):
         print(f"warning: {warning}")
     return 0
@@ -308,6 +311,10 @@ def build_parser() -> argparse.ArgumentParser:
     clone.add_argument("--name", required=True, help="name of the new voice")
     clone.add_argument("--quality", choices=["fast", "balanced", "best"], default="balanced",
                        help="search budget: fast 10 s, balanced 45 s, best 9 min (default balanced)")
+    clone.add_argument("--backend", choices=["kokoro", "vits"], default="kokoro",
+                       help="kokoro adapts timbre and pitch; vits (joe) matches the pitch register only")
+    clone.add_argument("--denoise", choices=["auto", "on", "off"], default="auto",
+                       help="DeepFilterNet3 denoising: auto (when the clip is noisy), on or off")
     clone.add_argument("--force", action="store_true", help="replace a stored voice of the same name")
     clone.add_argument("--json", action="store_true")
     clone.set_defaults(run=_cmd_clone)
@@ -326,6 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pyworld imports pkg_resources at import time; its deprecation notice is not for our users.
+    warnings.filterwarnings("ignore", message="pkg_resources is deprecated")
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.ERROR, format="%(levelname)s %(message)s")
     try:

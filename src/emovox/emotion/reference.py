@@ -23,6 +23,7 @@ from emovox.emotion.model import Emotion
 from emovox.errors import EmovoxError
 
 ANALYSIS_RATE = 16_000
+HARVEST_BAND = (71.0, 800.0)  # Harvest's own default F0 search band
 _HOP_S = 0.01
 
 
@@ -81,10 +82,12 @@ def emotion_from_clip(path_or_bytes: Path | bytes, norms: SpeechProsody | None =
 
 
 @lru_cache(maxsize=32)
-def voice_norms(engine, voice: str) -> SpeechProsody:
-    """A voice's typical values: medians over its neutral reading of NORM_SENTENCES."""
+def voice_norms(engine, voice: str, f0_band: tuple[float, float] = HARVEST_BAND) -> SpeechProsody:
+    """A voice's typical values: medians over its neutral reading of NORM_SENTENCES.
+
+    `f0_band` bounds the F0 search to where the voice is known to speak (see vits.py: joe)."""
     readings = [engine.synthesize(sentence, voice=voice) for sentence in NORM_SENTENCES]
-    measured = [measure_samples(audio.samples, audio.sample_rate) for audio in readings]
+    measured = [measure_samples(audio.samples, audio.sample_rate, f0_band) for audio in readings]
     return SpeechProsody(*(float(np.median([getattr(m, field) for m in measured]))
                            for field in ("f0_hz", "range_st", "syllables_per_s", "energy_dbfs")))
 
@@ -104,7 +107,7 @@ def measure_clip(data: bytes) -> SpeechProsody:
     return measure_samples(samples.mean(axis=1), rate)
 
 
-def measure_samples(mono: np.ndarray, rate: int) -> SpeechProsody:
+def measure_samples(mono: np.ndarray, rate: int, f0_band: tuple[float, float] = HARVEST_BAND) -> SpeechProsody:
     import pyworld
     import soxr
 
@@ -113,7 +116,7 @@ def measure_samples(mono: np.ndarray, rate: int) -> SpeechProsody:
     if len(mono) < ANALYSIS_RATE:
         raise ReferenceClipError(f"the reference clip is {len(mono) / ANALYSIS_RATE:.1f} s long; give at least 1 s")
     x = mono.astype(np.float64)
-    f0, _ = pyworld.harvest(x, ANALYSIS_RATE, frame_period=_HOP_S * 1000)
+    f0, _ = pyworld.harvest(x, ANALYSIS_RATE, f0_floor=f0_band[0], f0_ceil=f0_band[1], frame_period=_HOP_S * 1000)
     voiced = f0 > 0
     if voiced.sum() < 20:
         raise ReferenceClipError("the reference clip has almost no voiced speech; is it silent or noise?")

@@ -1,17 +1,17 @@
-"""Turn a reference speaker into a Kokoro style: a budgeted search scored by GE2E similarity.
+"""Turn a reference speaker into a Kokoro style: a learned first guess, then a budgeted search.
 
 Kokoro's voice is a style vector (256 floats: timbre, then prosody) looked up per input
-length in a (510, 256) pack. Adaptation starts from the stock pack closest to the target
-speaker and searches for one offset, added to every row, that makes the model's speech
-sound like the reference: a (1+1) evolution strategy whose step size follows the 1/5
-success rule. Each candidate is scored on two short texts the reference does not contain,
-so the search cannot win by matching one utterance, and the offset is bounded so the
-style stays near what the model was trained on (intelligibility is kept; see the tests).
+length in a (510, 256) pack. A cloned pack is a blend of the stock packs plus one offset
+added to every row.
 
-What led here: with `joe` as the target speaker, a plain random walk of 90 s over the
-same offset raised the similarity to held-out joe speech from 0.55 (best stock voice,
-jm_kumo) to 0.71-0.75; the step-size rule is meant to get there sooner (not yet measured
-per quality level).
+1. Fast path: `StyleProjector`, a ridge regression from GE2E embedding to (blend weights,
+   offset), trained on speech the project generates itself
+   (`benchmarks/train_style_projector.py`), proposes a pack in milliseconds.
+2. Search: the best of the stock packs and that proposal is refined by a random walk on the
+   offset, scored by GE2E similarity to the reference on two short texts the reference does
+   not contain. A step is kept only if it wins on one text without losing on the other, so
+   the search cannot win by matching one utterance; offsets stay within a few stock spreads
+   so the style stays near what the model was trained on.
 """
 
 from __future__ import annotations
@@ -19,29 +19,74 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, similarity
 
-#: Seconds of search per quality level (2 CPU cores).
-BUDGETS = {"fast": 10.0, "balanced": 45.0, "best": 540.0}
+#: Seconds of search per quality level (2 CPU cores), after intake and the first guess.
+BUDGETS = {"fast": 6.0, "balanced": 45.0, "best": 540.0}
 SCORING_TEXTS = (
-    "She sells fresh bread at the market on Saturday mornings.",
-    "Please call me back when you get home tonight.",
+    "She sells fresh bread on Saturdays.",
+    "Please call me when you get home.",
 )
-_INITIAL_STEP = 0.5  # in units of the stock packs' per-dimension spread
-_MAX_OFFSET = 3.0  # the offset's RMS, in the same units
+PROJECTOR_FILE = "style_projector.npz"
+#: Random-walk step in stock spreads: 0.5 beat 0.3 and 0.8 on joe (held-out similarity
+#: 0.71 vs 0.63 and 0.65 after 40 s); annealing from 0.8 or 1.0 to 0.3 was no better.
+STEP = 0.5
+MAX_OFFSET = 3.0  # the offset's RMS, in stock spreads
+_TIE_MARGIN = 0.01  # how much a step may lose on the other text and still be kept
 
 
 @dataclass(frozen=True)
 class Adaptation:
     pack: np.ndarray  # (510, 256) float32 style pack
-    start_voice: str
+    start: str  # the stock voice or "projector" the search started from
+    based_on: str  # the closest stock voice (its emotion calibration applies)
     start_similarity: float
     similarity: float
     steps: int
     seconds: float
+
+
+def stock_matrix(backend) -> tuple[np.ndarray, np.ndarray]:
+    """The stock packs stacked (voices, rows, 256) and their per-dimension spread."""
+    packs = np.stack(list(backend.stock_packs().values())).astype(np.float32)
+    return packs, packs.std(axis=(0, 1)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class StyleProjector:
+    """Ridge regression: [embedding, 1] -> [blend weights over the stock packs, offset]."""
+
+    matrix: np.ndarray  # (257, voices + 256)
+
+    @classmethod
+    def fit(cls, embeddings: np.ndarray, weights: np.ndarray, offsets: np.ndarray, ridge: float) -> StyleProjector:
+        x = np.hstack([embeddings, np.ones((len(embeddings), 1))])
+        y = np.hstack([weights, offsets])
+        matrix = np.linalg.solve(x.T @ x + ridge * np.eye(x.shape[1]), x.T @ y)
+        return cls(matrix.astype(np.float32))
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, matrix=self.matrix)
+
+    @classmethod
+    @lru_cache(maxsize=1)
+    def packaged(cls) -> StyleProjector | None:
+        path = Path(__file__).with_name(PROJECTOR_FILE)
+        if not path.is_file():
+            return None
+        with np.load(path) as data:
+            return cls(data["matrix"])
+
+    def predict(self, embedding: np.ndarray, packs: np.ndarray) -> np.ndarray:
+        y = np.append(embedding, 1.0).astype(np.float32) @ self.matrix
+        weights = np.clip(y[: len(packs)], 0.0, None)
+        weights = weights / weights.sum() if weights.sum() > 0 else np.full(len(packs), 1.0 / len(packs))
+        return (np.tensordot(weights, packs, 1) + y[len(packs):]).astype(np.float32)
 
 
 def adapt_kokoro(
@@ -57,47 +102,47 @@ def adapt_kokoro(
     `progress(elapsed_s, similarity)` is called after each step."""
     import soxr
 
-    from emovox.backends.kokoro import KokoroBackend
-
     if quality not in BUDGETS:
         raise ValueError(f"unknown quality {quality!r}; choose one of {', '.join(BUDGETS)}")
-    budget = BUDGETS[quality]
     encoder = encoder or SpeakerEncoder.packaged()
-    backend = next(b for b in engine.backends if isinstance(b, KokoroBackend))
+    backend = next(b for b in engine.backends if b.name == "kokoro")
     stock = backend.stock_packs()
-    spread = np.stack(list(stock.values())).std(axis=(0, 1)).astype(np.float32)
-    phrases = [next(iter(engine.frontend.segments(text, backend.max_phonemes))) for text in SCORING_TEXTS]
-    encoded = [backend.encode(phrase.phonemes).ids for phrase in phrases]
+    packs, spread = stock_matrix(backend)
+    encoded = [backend.encode(next(iter(engine.frontend.segments(text, backend.max_phonemes))).phonemes).ids
+               for text in SCORING_TEXTS]
 
-    def score(pack: np.ndarray) -> float:
-        values = []
-        for ids in encoded:
-            audio = backend.infer_with_pack(ids, pack)
-            values.append(similarity(encoder.embed(soxr.resample(audio, backend.sample_rate, SAMPLE_RATE)), target))
-        return float(np.mean(values))
+    def score(pack: np.ndarray, text: int) -> float:
+        audio = backend.infer_with_pack(encoded[text], pack)
+        return similarity(encoder.embed(soxr.resample(audio, backend.sample_rate, SAMPLE_RATE)), target)
 
     started = time.perf_counter()
-    scores = {name: score(pack) for name, pack in stock.items()}
-    start_voice = max(scores, key=scores.get)
-    base = stock[start_voice]
-    offset = np.zeros(base.shape[1], np.float32)
-    best = scores[start_voice]
-    step, steps = _INITIAL_STEP, 0
+    candidates = dict(stock)
+    projector = StyleProjector.packaged()
+    if projector is not None:
+        candidates["projector"] = projector.predict(target, packs)
+    first = {name: score(pack, 0) for name, pack in candidates.items()}
+    based_on = max(stock, key=first.get)
+    start = max(first, key=first.get)
+    base = candidates[start]
+    current = [first[start], score(base, 1)]
+    start_similarity = float(np.mean(current))
+    offset = np.zeros(spread.shape, np.float32)
     rng = np.random.default_rng(seed)
-    while time.perf_counter() - started < budget:
-        candidate = offset + rng.standard_normal(offset.shape).astype(np.float32) * spread * step
+    steps, search_started = 0, time.perf_counter()
+    while time.perf_counter() - search_started < BUDGETS[quality]:
+        text = steps % 2
+        candidate = offset + rng.standard_normal(spread.shape).astype(np.float32) * spread * STEP
         rms = float(np.sqrt(np.mean((candidate / spread) ** 2)))
-        if rms > _MAX_OFFSET:
-            candidate *= _MAX_OFFSET / rms
-        value = score(base + candidate)
+        if rms > MAX_OFFSET:
+            candidate *= MAX_OFFSET / rms
+        value = score(base + candidate, text)
         steps += 1
-        if value > best:
-            offset, best = candidate, value
-            step *= 1.5  # 1/5 success rule: grow on success, shrink slowly on failure
-        else:
-            step *= 1.5 ** -0.25
+        if value > current[text]:
+            other = score(base + candidate, 1 - text)
+            if other > current[1 - text] - _TIE_MARGIN:
+                offset, current[text], current[1 - text] = candidate, value, other
         if progress:
-            progress(time.perf_counter() - started, best)
-    return Adaptation(pack=(base + offset).astype(np.float32), start_voice=start_voice,
-                      start_similarity=scores[start_voice], similarity=best, steps=steps,
+            progress(time.perf_counter() - started, float(np.mean(current)))
+    return Adaptation(pack=(base + offset).astype(np.float32), start=start, based_on=based_on,
+                      start_similarity=start_similarity, similarity=float(np.mean(current)), steps=steps,
                       seconds=time.perf_counter() - started)

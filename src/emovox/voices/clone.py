@@ -1,8 +1,12 @@
-"""Cloning: reference audio in, a stored voice that every backend path can speak with.
+"""Cloning: reference audio in, a stored voice that every engine path can speak with.
 
-intake (decode, resample, VAD, validate) -> GE2E d-vector -> Kokoro style search ->
-voice store, with a content-hash cache: the same audio cloned with the same settings is
-returned from the store without searching again.
+intake (decode, resample, VAD, denoise, validate) -> GE2E d-vector -> adaptation -> voice
+store, with a content-hash cache: the same audio cloned with the same settings is returned
+from the store without adapting again.
+
+Adaptation per backend: Kokoro adapts timbre (a style pack, see adapt.py); the VITS voice
+cannot change timbre, so a clone on it only moves joe to the speaker's pitch register
+(F0 level and range). `timbre_adapted` in the voice's metadata says which.
 """
 
 from __future__ import annotations
@@ -12,14 +16,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from emovox.errors import InvalidOptionError
 from emovox.types import VoiceInfo
 from emovox.voices import intake
-from emovox.voices.adapt import BUDGETS, adapt_kokoro
-from emovox.voices.encoder import SpeakerEncoder
+from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro
+from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, similarity
 from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name
 
-ADAPTATION_METHOD = "kokoro-style-es/1"
+METHODS = {"kokoro": "kokoro-style/2", "vits": "vits-register/1"}
+_REGISTER_LIMITS = {"pitch_st": (-8.0, 8.0), "pitch_range": (0.5, 2.0)}
 
 
 @dataclass(frozen=True)
@@ -30,40 +37,45 @@ class CloneResult:
     report: intake.IntakeReport | None  # None when the clone came from the cache
 
     def to_dict(self) -> dict:
+        meta = self.voice.meta
         return {
             "name": self.voice.name,
             "backend": self.voice.backend,
             "based_on": self.voice.based_on,
+            "timbre_adapted": meta.get("timbre_adapted", False),
             "similarity": round(self.voice.similarity, 4),
-            "start_similarity": self.voice.meta.get("start_similarity"),
-            "quality": self.voice.meta.get("quality"),
+            "start": meta.get("start"),
+            "start_similarity": meta.get("start_similarity"),
+            "quality": meta.get("quality"),
             "seconds": round(self.seconds, 2),
             "cached": self.cached,
-            "timbre_adapted": True,
-            "intake": self.report.to_dict() if self.report else self.voice.meta.get("intake"),
+            "intake": self.report.to_dict() if self.report else meta.get("intake"),
         }
 
 
-def _voice_info(voice: StoredVoice, gender: str) -> VoiceInfo:
-    return VoiceInfo(name=voice.name, backend=voice.backend, language="en", gender=gender, sample_rate=24_000,
-                     description=f"cloned voice (Kokoro style adapted from {voice.based_on}; "
-                                 f"similarity {voice.similarity:.2f} to its reference)",
-                     based_on=voice.based_on)
+def _backend(engine, name: str):
+    for backend in engine.backends:
+        if backend.name == name:
+            return backend
+    raise InvalidOptionError(f"no {name!r} backend in this engine")
 
 
-def _kokoro(engine):
-    from emovox.backends.kokoro import KokoroBackend
-
-    return next(b for b in engine.backends if isinstance(b, KokoroBackend))
+def register_voice(engine, voice: StoredVoice, tensor: np.ndarray) -> None:
+    """Make a stored voice speakable by the engine."""
+    backend = _backend(engine, voice.backend)
+    base = engine.voice(voice.based_on)
+    adapted = "timbre and pitch" if voice.meta.get("timbre_adapted") else "pitch register only"
+    info = VoiceInfo(name=voice.name, backend=voice.backend, language=base.language, gender="unknown",
+                     sample_rate=base.sample_rate, based_on=voice.based_on,
+                     description=f"cloned voice on {voice.based_on} ({adapted}; similarity "
+                                 f"{voice.similarity:.2f} to its reference)")
+    backend.add_voice(info, tensor)
+    engine.add_voice(backend, info)
 
 
 def load_stored_voices(engine, store: VoiceStore) -> None:
-    backend = _kokoro(engine)
     for voice in store.list():
-        gender = engine.voice(voice.based_on).gender if voice.based_on else "unknown"
-        info = _voice_info(voice, gender)
-        backend.add_voice(info, store.tensor(voice.name))
-        engine.add_voice(backend, info)
+        register_voice(engine, voice, store.tensor(voice.name))
 
 
 def clone(
@@ -73,6 +85,8 @@ def clone(
     name: str,
     quality: str = "balanced",
     force: bool = False,
+    denoise: str = "auto",
+    backend: str = "kokoro",
     progress: Callable[[float, float], None] | None = None,
 ) -> CloneResult:
     """Clone the speaker in `data` (any audio file's bytes) into a stored voice `name`."""
@@ -80,6 +94,10 @@ def clone(
     check_name(name)
     if quality not in BUDGETS:
         raise InvalidOptionError(f"unknown quality {quality!r}; choose one of {', '.join(BUDGETS)}")
+    if denoise not in intake.DENOISE_MODES:
+        raise InvalidOptionError(f"denoise must be one of {', '.join(intake.DENOISE_MODES)}, not {denoise!r}")
+    if backend not in METHODS:
+        raise InvalidOptionError(f"cannot clone onto {backend!r}; choose one of {', '.join(METHODS)}")
     existing = {info.name: info for info in engine.voices()}
     if name in existing and not existing[name].based_on:
         raise VoiceStoreError(f"{name!r} is a built-in voice; choose another name")
@@ -87,27 +105,61 @@ def clone(
         raise VoiceStoreError(f"a voice named {name!r} already exists; choose another name or use --force")
     encoder = SpeakerEncoder.packaged()
     source = hashlib.sha256(data).hexdigest()
-    settings = f"{ADAPTATION_METHOD}/{quality}/{encoder.name}"
-    backend = _kokoro(engine)
+    settings = f"{METHODS[backend]}/{quality}/{encoder.name}/denoise-{denoise}"
 
     cached = store.find_clone(source, settings)
     if cached is not None:
-        voice = replace(cached, name=name, created=time.time())
-        tensor = store.tensor(cached.name)
-        report = None
+        voice, tensor, report = replace(cached, name=name, created=time.time()), store.tensor(cached.name), None
     else:
-        reference = intake.prepare(data)
-        adaptation = adapt_kokoro(engine, encoder.embed(reference.samples), quality, encoder, progress=progress)
-        tensor = adaptation.pack
+        reference = intake.prepare(data, denoise)
+        target = encoder.embed(reference.samples)
+        if backend == "kokoro":
+            adaptation = adapt_kokoro(engine, target, quality, encoder, progress=progress)
+            tensor, based_on, achieved = adaptation.pack, adaptation.based_on, adaptation.similarity
+            meta = {"timbre_adapted": True, "start": adaptation.start,
+                    "start_similarity": round(adaptation.start_similarity, 4),
+                    "steps": adaptation.steps, "search_s": round(adaptation.seconds, 2)}
+        else:
+            tensor, based_on, achieved, meta = _match_register(engine, reference, target, encoder)
         report = reference.report
-        voice = StoredVoice(
-            name=name, backend=backend.name, based_on=adaptation.start_voice, source_sha256=source,
-            settings=settings, similarity=adaptation.similarity, created=time.time(),
-            meta={"quality": quality, "start_similarity": round(adaptation.start_similarity, 4),
-                  "steps": adaptation.steps, "search_s": round(adaptation.seconds, 2),
-                  "intake": reference.report.to_dict()})
+        voice = StoredVoice(name=name, backend=backend, based_on=based_on, source_sha256=source, settings=settings,
+                            similarity=achieved, created=time.time(),
+                            meta={"quality": quality, **meta, "intake": report.to_dict()})
     store.save(voice, tensor, force=force)
-    info = _voice_info(voice, engine.voice(voice.based_on).gender)
-    backend.add_voice(info, tensor)
-    engine.add_voice(backend, info)
+    register_voice(engine, voice, tensor)
     return CloneResult(voice, cached is not None, time.perf_counter() - started, report)
+
+
+def _match_register(engine, reference: intake.Reference, target: np.ndarray, encoder: SpeakerEncoder):
+    """joe moved to the speaker's F0 level and range: (register, based_on, similarity, meta)."""
+    import soxr
+
+    from emovox.emotion.model import Emotion
+    from emovox.emotion.reference import measure_samples, voice_norms
+
+    vits = _backend(engine, "vits")
+    own_voice = vits.own_voice.name
+    speaker = measure_samples(reference.samples, intake.SAMPLE_RATE)
+    own = voice_norms(engine, own_voice, vits.modal_f0_band)
+
+    def clip(name: str, value: float) -> float:
+        low, high = _REGISTER_LIMITS[name]
+        return float(min(high, max(low, value)))
+
+    pitch_st = clip("pitch_st", 12 * np.log2(speaker.f0_hz / own.f0_hz))
+    pitch_range = clip("pitch_range", speaker.range_st / own.range_st)
+
+    def score(emotion: Emotion | None) -> float:
+        values = []
+        for text in SCORING_TEXTS:
+            audio = engine.synthesize(text, voice=own_voice, emotion=emotion)
+            embedding = encoder.embed(soxr.resample(audio.samples, audio.sample_rate, SAMPLE_RATE))
+            values.append(similarity(embedding, target))
+        return float(np.mean(values))
+
+    achieved = score(Emotion("neutral", 0.0, pitch_st=pitch_st, pitch_range=pitch_range))
+    meta = {"timbre_adapted": False, "start": own_voice, "start_similarity": round(score(None), 4),
+            "pitch_st": round(pitch_st, 2),
+            "pitch_range": round(pitch_range, 3), "speaker_f0_hz": round(speaker.f0_hz, 1),
+            "own_f0_hz": round(own.f0_hz, 1)}
+    return np.array([[pitch_st, pitch_range]], np.float32), own_voice, achieved, meta

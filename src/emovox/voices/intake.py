@@ -3,6 +3,7 @@
 Each step stands alone: `decode` (PyAV: any container and codec FFmpeg reads, any rate and
 channel count, to mono float), `resample` (soxr), `speech_frames` (WebRTC VAD),
 `trim_silences`, `estimate_snr`, `clipped_fraction`, `normalize_loudness`, `best_window`.
+`denoise` (DeepFilterNet3) runs when the estimated SNR is low, or always when asked.
 `prepare` runs them in order and validates, returning the speech and a report of what
 was done. Every rejection says what was wrong and what to do instead.
 """
@@ -26,7 +27,10 @@ MAX_PAUSE_S = 0.3  # internal pauses are shortened to this
 TARGET_DBFS = -23.0  # speech RMS after normalisation
 SILENT_PEAK_DBFS = -50.0
 CLIPPED_ERROR, CLIPPED_WARNING = 0.01, 0.001  # fraction of samples at full scale
-NOISY_ERROR_DB, NOISY_WARNING_DB = 10.0, 20.0  # estimated SNR
+NOISY_ERROR_DB, NOISY_WARNING_DB = 10.0, 20.0  # estimated SNR of what is kept
+DENOISE_BELOW_DB = 25.0  # `denoise="auto"` cleans clips whose estimated SNR is below this
+NO_SPEECH_DB = 3.0  # below this there is hardly any speech above the noise to recover
+DENOISE_MODES = ("auto", "on", "off")
 _VAD_FRAME = 480  # 30 ms at 16 kHz
 _VAD_MODE = 2
 
@@ -42,7 +46,9 @@ class IntakeReport:
     source_s: float
     speech_s: float
     kept_s: float
-    snr_db: float
+    snr_db: float  # of the kept speech (after denoising, when it ran)
+    snr_before_db: float
+    denoised: bool
     clipped_fraction: float
     gain_db: float
     warnings: tuple[str, ...] = field(default_factory=tuple)
@@ -157,8 +163,12 @@ def best_window(samples: np.ndarray, speech: np.ndarray, seconds: float = WINDOW
     return samples[start * _VAD_FRAME:(start + width) * _VAD_FRAME], speech[start:start + width]
 
 
-def prepare(data: bytes) -> Reference:
-    """Decode, check and clean a reference clip for cloning, or raise ReferenceAudioError."""
+def prepare(data: bytes, denoise: str = "auto") -> Reference:
+    """Decode, check and clean a reference clip for cloning, or raise ReferenceAudioError.
+
+    `denoise`: "auto" (when the estimated SNR is below DENOISE_BELOW_DB), "on" or "off"."""
+    if denoise not in DENOISE_MODES:
+        raise ValueError(f"denoise must be one of {', '.join(DENOISE_MODES)}, not {denoise!r}")
     if len(data) > MAX_UPLOAD_BYTES:
         raise ReferenceAudioError(f"the file is {len(data) / 2**20:.0f} MB; the limit is "
                                   f"{MAX_UPLOAD_BYTES // 2**20} MB (10-20 s of speech is plenty)")
@@ -182,19 +192,33 @@ def prepare(data: bytes) -> Reference:
     if len(samples) / SAMPLE_RATE > LONG_CLIP_S:
         samples, speech = best_window(samples, speech)
         warnings.append(f"the clip is {source_s:.0f} s long; kept the {WINDOW_S:.0f} s with the most speech")
-    snr = estimate_snr(samples, speech)
-    speech_s = float(speech.sum()) * _VAD_FRAME / SAMPLE_RATE
-    if snr < NOISY_ERROR_DB:
+    snr_before = snr = estimate_snr(samples, speech)
+    advice = "record in a quieter place or closer to the microphone"
+    if snr < NO_SPEECH_DB or (denoise == "off" and snr < NOISY_ERROR_DB):
         raise ReferenceAudioError(f"the clip is too noisy (estimated SNR {snr:.0f} dB, need {NOISY_ERROR_DB:.0f}); "
-                                  "record in a quieter place or closer to the microphone")
+                                  + advice)
+    denoised = denoise == "on" or (denoise == "auto" and snr < DENOISE_BELOW_DB)
+    if denoised:
+        from emovox.voices.denoise import shared_denoiser
+
+        samples = shared_denoiser()(samples, SAMPLE_RATE)
+        speech = speech_frames(samples)
+        snr = estimate_snr(samples, speech)
+        if snr < NOISY_ERROR_DB:
+            raise ReferenceAudioError(f"the clip is still too noisy after denoising (estimated SNR {snr_before:.0f} dB "
+                                      f"before, {snr:.0f} dB after); " + advice)
+    speech_s = float(speech.sum()) * _VAD_FRAME / SAMPLE_RATE
     if speech_s < MIN_SPEECH_S:
         raise ReferenceAudioError(f"got {speech_s:.1f} s of speech, need at least {MIN_SPEECH_S:.0f} s; "
                                   "upload 5-10 s of one person speaking")
-    if snr < NOISY_WARNING_DB:
-        warnings.append(f"background noise is audible (estimated SNR {snr:.0f} dB); the clone may carry it")
+    if snr_before < NOISY_WARNING_DB:
+        warnings.append(f"background noise (estimated SNR {snr_before:.0f} dB) "
+                        + ("was removed with DeepFilterNet; check the clone" if denoised
+                           else "is audible; the clone may carry it"))
     trimmed = trim_silences(samples, speech)
     normalized, gain_db = normalize_loudness(trimmed)
     report = IntakeReport(source_rate=rate, source_channels=channels, source_s=source_s, speech_s=speech_s,
-                          kept_s=len(normalized) / SAMPLE_RATE, snr_db=snr, clipped_fraction=clipped,
+                          kept_s=len(normalized) / SAMPLE_RATE, snr_db=snr, snr_before_db=snr_before,
+                          denoised=denoised, clipped_fraction=clipped,
                           gain_db=gain_db, warnings=tuple(warnings))
     return Reference(normalized, report)

@@ -12,6 +12,8 @@ import re
 import threading
 from functools import cache
 
+import numpy as np
+
 from emovox.errors import ModelAssetError
 
 _AUDIO_OUTPUT_SYNCHRONOUS = 0x02
@@ -41,7 +43,8 @@ class Espeak:
         lib.espeak_SetVoiceByName.argtypes = [ctypes.c_char_p]
         lib.espeak_TextToPhonemes.restype = ctypes.c_char_p
         lib.espeak_TextToPhonemes.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.c_int]
-        if lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, data_path.encode(), 0) <= 0:
+        self.sample_rate = lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, data_path.encode(), 0)
+        if self.sample_rate <= 0:
             raise ModelAssetError(f"espeak-ng could not read its data at {data_path}")
         self._lib = lib
 
@@ -61,6 +64,28 @@ class Espeak:
             if result:
                 clauses.append(result.decode("utf-8", errors="ignore").strip())
         return clauses
+
+    def speak(self, text: str, voice: str = "en-us") -> np.ndarray:
+        """espeak-ng's own formant speech for `text` (int16 -> float32 at `sample_rate`).
+
+        Used as a distinct synthetic speaker (e.g. "en-us+m3", "en+f4") in cloning benchmarks."""
+        chunks: list[np.ndarray] = []
+        callback_type = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.c_void_p)
+
+        def collect(wav, count, _events):
+            if count > 0:
+                chunks.append(np.ctypeslib.as_array(wav, shape=(count,)).copy())
+            return 0
+
+        callback = callback_type(collect)
+        data = text.encode("utf-8") + b"\0"
+        with _lock:
+            if self._lib.espeak_SetVoiceByName(voice.encode()) != 0:
+                raise ModelAssetError(f"espeak-ng has no voice {voice!r}")
+            self._lib.espeak_SetSynthCallback(callback)
+            self._lib.espeak_Synth(data, ctypes.c_size_t(len(data)), 0, 0, 0, _CHARS_UTF8, None, None)
+            self._lib.espeak_Synchronize()
+        return (np.concatenate(chunks) if chunks else np.zeros(0, np.int16)).astype(np.float32) / 32768.0
 
     def phonemize(self, text: str, language: str = "en-us") -> str:
         """IPA for `text`, with the punctuation of the input kept in place."""
