@@ -1,8 +1,8 @@
 """Signal-level prosody, for what a model cannot do inside itself.
 
-- `reshape_pitch`: WORLD analysis/resynthesis (pyworld) with a new F0 contour: level shift
-  in semitones and range scaled around the utterance's median log-F0. Applied per chunk, so
-  streaming still works.
+- `reshape_pitch`: a new F0 contour by TD-PSOLA (audio/psola.py) over an autocorrelation
+  F0 track (audio/pitch.py): level shift in semitones and range scaled around the
+  utterance's median log-F0. Applied per chunk, so streaming still works.
 - `shape_level`: gain in dB and a spectral tilt (a gentle shelf around 1 kHz), the
   voice-quality cue of tense (bright) or soft (dark) speech.
 - `limit`: a soft limiter so loud emotions and hot models never clip.
@@ -12,39 +12,35 @@ from __future__ import annotations
 
 import numpy as np
 
-_FRAME_MS = 5.0
+from emovox.audio.pitch import track_f0
+from emovox.audio.psola import psola
+
 _TILT_PIVOT_HZ = 1000.0
 _LIMIT_KNEE = 0.8
 
 
-#: Default search band for the F0 analysis that drives resynthesis, in Hz.
+#: Default search band for the F0 analysis that drives pitch changes, in Hz.
 SPEECH_F0_BAND = (60.0, 400.0)
+_HOP_S = 0.005
 
 
 def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_range: float,
                   f0_band: tuple[float, float] = SPEECH_F0_BAND) -> np.ndarray:
-    """`f0_band` bounds the analysis to the voice's own modal range: a contour with octave
-    errors in it would be resynthesized as real octave jumps (audible pitch breaks)."""
+    """Level shift in semitones and range scaled around the median log-F0, by TD-PSOLA.
+
+    `f0_band` bounds the F0 analysis to the voice's own range, so octave errors cannot
+    become audible octave jumps."""
     if pitch_st == 0.0 and pitch_range == 1.0:
         return samples
-    import pyworld
-
-    x = samples.astype(np.float64)
-    # Harvest, not DIO: DIO's octave errors on the joe voice moved even an identity
-    # resynthesis by +2 to +7 st.
-    f0, times = pyworld.harvest(x, sample_rate, f0_floor=f0_band[0], f0_ceil=f0_band[1],
-                                frame_period=_FRAME_MS)
+    f0 = track_f0(samples, sample_rate, f0_band, _HOP_S)
     voiced = f0 > 0
     if voiced.sum() < 3:
         return samples
-    envelope = pyworld.cheaptrick(x, f0, times, sample_rate)
-    aperiodicity = pyworld.d4c(x, f0, times, sample_rate)
     log_f0 = np.log(f0[voiced])
-    center = np.median(log_f0)  # robust to creaky stretches an octave below the modal voice
-    shaped = f0.copy()
-    shaped[voiced] = np.exp(center + (log_f0 - center) * pitch_range + pitch_st * np.log(2) / 12)
-    y = pyworld.synthesize(shaped, envelope, aperiodicity, sample_rate, frame_period=_FRAME_MS)
-    return y[: len(samples)].astype(np.float32)
+    center = np.median(log_f0)
+    target = f0.copy()
+    target[voiced] = np.exp(center + (log_f0 - center) * pitch_range + pitch_st * np.log(2) / 12)
+    return psola(samples, sample_rate, f0, target, _HOP_S)
 
 
 def shape_level(samples: np.ndarray, sample_rate: int, energy_db: float, tilt_db: float) -> np.ndarray:

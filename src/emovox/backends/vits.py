@@ -3,7 +3,7 @@
 Inputs: `input[B, T]` int64 ids, `input_lengths[B]` int64, `scales[3]` float32 =
 (noise_scale, length_scale, noise_w). Ids are framed Piper's way: BOS, then every phoneme
 followed by the pad symbol, then EOS. Rate is the model's own length_scale; pitch, range,
-loudness and tilt are applied to each chunk's waveform (WORLD resynthesis, see audio/effects).
+loudness and tilt are applied to each chunk's waveform (TD-PSOLA, see audio/effects).
 """
 
 from __future__ import annotations
@@ -62,11 +62,12 @@ class PiperConfig:
 #: Whisper WER on 50 sentences was 2.8 % against 3.0-3.7 % with Piper's values.
 DETERMINISTIC_NOISE = (0.0, 0.0)
 
-#: Where joe's F0 lies (Hz). He speaks at about 85 Hz (Praat and pYIN: 85-89 Hz on every
-#: sentence tried) with a weak fundamental, and Harvest over the full speech band puts a
-#: third to half of his voiced frames an octave up (150-210 Hz). Resynthesized from such a
-#: contour, his emotional speech had real octave jumps (pYIN then read "sad" as +4.5 st);
-#: bounded to this band the contour is clean.
+#: Where joe's F0 lies (Hz). He speaks at about 85 Hz (Praat and pYIN: 83-89 Hz on every
+#: sentence tried) with a weak fundamental. Harvest over the full speech band puts a third
+#: to half of his voiced frames an octave up (150-210 Hz), and WORLD resynthesis from such a
+#: contour had real octave jumps (pYIN read "sad" as +4.5 st); even from a clean contour
+#: WORLD made him so aperiodic that pYIN found a tenth of his voiced frames. PSOLA over an
+#: autocorrelation track in this band keeps his voicing and moves F0 as asked.
 JOE_MODAL_F0_BAND = (60.0, 150.0)
 
 
