@@ -310,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     clone.add_argument("reference", type=Path, help="audio file: wav, flac, ogg/opus, mp3, m4a/aac, webm")
     clone.add_argument("--name", required=True, help="name of the new voice")
     clone.add_argument("--quality", choices=["fast", "balanced", "best"], default="balanced",
-                       help="search budget: fast 10 s, balanced 45 s, best 9 min (default balanced)")
+                       help="time budget: fast 10 s, balanced 30 s (60 s of CPU), best 10 min (default balanced)")
     clone.add_argument("--backend", choices=["kokoro", "vits"], default="kokoro",
                        help="kokoro adapts timbre and pitch; vits (joe) matches the pitch register only")
     clone.add_argument("--denoise", choices=["auto", "on", "off"], default="auto",

@@ -26,8 +26,10 @@ import numpy as np
 
 from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, similarity
 
-#: Seconds of search per quality level (2 CPU cores), after intake and the first guess.
-BUDGETS = {"fast": 6.0, "balanced": 45.0, "best": 540.0}
+#: Seconds of search per quality level, after intake and the first guess (about 5 s). On 2
+#: cores the whole clone then takes at most 10 s (fast), 30 s of wall and 60 s of CPU time
+#: (balanced, the default) and 10 minutes (best).
+BUDGETS = {"fast": 4.0, "balanced": 22.0, "best": 540.0}
 SCORING_TEXTS = (
     "She sells fresh bread on Saturdays.",
     "Please call me when you get home.",
