@@ -148,7 +148,7 @@ class Engine:
         parts, dropped = [], []
         for span in spans:
             normalized = self._frontend.normalize(span.text)
-            span_controls = controls if span.emotion is None else self._calibration.controls(info.name, span.emotion)
+            span_controls = controls if span.emotion is None else self._calibration.controls(info.based_on or info.name, span.emotion)
             parts.append(_Part(normalized.text, span_controls.then(span.prosody), span.pause_before_s))
             dropped.extend(ch for ch in normalized.dropped if ch not in dropped)
         if not any(ch.isalpha() for part in parts for ch in part.text):

@@ -41,7 +41,8 @@ def track_f0(samples: np.ndarray, sample_rate: int, band: tuple[float, float], h
     left = normalized[np.arange(count), np.maximum(lag.astype(int) - 1, 0)]
     right = normalized[np.arange(count), np.minimum(lag.astype(int) + 1, width - 1)]
     curvature = left - 2 * peak + right
-    lag += np.where(np.abs(curvature) > 1e-9, 0.5 * (left - right) / np.where(curvature == 0, 1, curvature), 0.0)
+    offset = np.where(np.abs(curvature) > 1e-9, 0.5 * (left - right) / np.where(curvature == 0, 1, curvature), 0.0)
+    lag += np.clip(offset, -0.5, 0.5)  # a peak at the window's edge must not extrapolate out of band
     energy = np.sqrt((frames**2).mean(axis=1)) + 1e-12
     loud = 20 * np.log10(energy / energy.max()) > SILENCE_DB
     f0 = np.where((peak > VOICING_THRESHOLD) & loud, sample_rate / lag, 0.0)

@@ -45,7 +45,7 @@ def analysis_marks(samples: np.ndarray, sample_rate: int, f0: np.ndarray, hop_s:
             marks.append(position)
             periods.append(period)
             voiced.append(False)
-        position = marks[-1] + periods[-1] if not voiced[-1] else marks[-1] + 1.0
+        position = marks[-1] + (periods[-1] if not voiced[-1] else 1.0)
     return np.array(marks), np.array(periods), np.array(voiced)
 
 

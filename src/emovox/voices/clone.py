@@ -12,18 +12,21 @@ cannot change timbre, so a clone on it only moves joe to the speaker's pitch reg
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from emovox.errors import InvalidOptionError
+from emovox.errors import EmovoxError, InvalidOptionError, UnknownVoiceError
 from emovox.types import VoiceInfo
 from emovox.voices import intake
 from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro
 from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, similarity
 from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name
+
+logger = logging.getLogger(__name__)
 
 METHODS = {"kokoro": "kokoro-style/2", "vits": "vits-register/1"}
 _REGISTER_LIMITS = {"pitch_st": (-8.0, 8.0), "pitch_range": (0.5, 2.0)}
@@ -60,8 +63,19 @@ def _backend(engine, name: str):
     raise InvalidOptionError(f"no {name!r} backend in this engine")
 
 
+def _check_free(engine, name: str) -> None:
+    """A clone may not take the name or alias of a built-in voice."""
+    try:
+        taken = engine.voice(name)
+    except UnknownVoiceError:
+        return
+    if not taken.based_on:
+        raise VoiceStoreError(f"{name!r} is a built-in voice (or its alias); choose another name")
+
+
 def register_voice(engine, voice: StoredVoice, tensor: np.ndarray) -> None:
     """Make a stored voice speakable by the engine."""
+    _check_free(engine, voice.name)
     backend = _backend(engine, voice.backend)
     base = engine.voice(voice.based_on)
     adapted = "timbre and pitch" if voice.meta.get("timbre_adapted") else "pitch register only"
@@ -74,8 +88,14 @@ def register_voice(engine, voice: StoredVoice, tensor: np.ndarray) -> None:
 
 
 def load_stored_voices(engine, store: VoiceStore) -> None:
+    """Register every stored voice; one that cannot be loaded is skipped with a warning, so a
+    damaged entry never keeps the engine from starting."""
     for voice in store.list():
-        register_voice(engine, voice, store.tensor(voice.name))
+        try:
+            register_voice(engine, voice, store.tensor(voice.name))
+        except (EmovoxError, OSError, ValueError) as e:
+            logger.warning("skipping stored voice %r: %s (remove it with `emovox voices rm %s`)",
+                           voice.name, e, voice.name)
 
 
 def clone(
@@ -98,9 +118,7 @@ def clone(
         raise InvalidOptionError(f"denoise must be one of {', '.join(intake.DENOISE_MODES)}, not {denoise!r}")
     if backend not in METHODS:
         raise InvalidOptionError(f"cannot clone onto {backend!r}; choose one of {', '.join(METHODS)}")
-    existing = {info.name: info for info in engine.voices()}
-    if name in existing and not existing[name].based_on:
-        raise VoiceStoreError(f"{name!r} is a built-in voice; choose another name")
+    _check_free(engine, name)
     if not force and store.get(name) is not None:
         raise VoiceStoreError(f"a voice named {name!r} already exists; choose another name or use --force")
     encoder = SpeakerEncoder.packaged()

@@ -63,7 +63,7 @@ class Denoiser:
             self._lib.df_free(state)
 
     def delay(self) -> int:
-        """The network's output lag in samples at 48 kHz, measured on a click train."""
+        """The network's output lag in samples at 48 kHz (1440 here), measured once on a burst."""
         if self._delay is None:
             probe = np.zeros(RATE, np.float32)
             rng = np.random.default_rng(0)
@@ -81,6 +81,7 @@ class Denoiser:
             wide = soxr.resample(samples, rate, RATE).astype(np.float32) if rate != RATE else samples.astype(np.float32)
             delay = self.delay()
             cleaned = self._process_48k(wide)[delay: delay + len(wide)]
+            cleaned = np.pad(cleaned, (0, len(wide) - len(cleaned)))
         out = soxr.resample(cleaned, RATE, rate) if rate != RATE else cleaned
         return np.asarray(out[: len(samples)], dtype=np.float32)
 

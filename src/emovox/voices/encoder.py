@@ -82,9 +82,9 @@ def read_legacy_checkpoint(path: Path) -> dict:
 
     with open(path, "rb") as f:
         for _ in range(3):  # magic number, protocol version, system info
-            pickle.load(f)
+            Unpickler(f).load()
         obj = Unpickler(f).load()
-        keys = pickle.load(f)
+        keys = Unpickler(f).load()
         storages = {}
         for key in keys:
             dtype = np.dtype(_DTYPES[storage_types[key]]).newbyteorder("<")

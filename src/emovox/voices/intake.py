@@ -20,6 +20,7 @@ from emovox.errors import EmovoxError
 
 SAMPLE_RATE = 16_000
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+MAX_DECODED_S = 600.0  # compressed silence can decode to hours; stop well before that
 MIN_SPEECH_S = 3.0
 LONG_CLIP_S = 30.0
 WINDOW_S = 20.0  # what is kept of a clip longer than LONG_CLIP_S
@@ -79,8 +80,14 @@ def decode(data: bytes) -> tuple[np.ndarray, int, int]:
             stream = container.streams.audio[0]
             rate, channels = stream.codec_context.sample_rate, stream.codec_context.channels
             to_mono = av.AudioResampler(format="flt", layout="mono", rate=rate)
-            chunks = [converted.to_ndarray().reshape(-1)
-                      for frame in container.decode(stream) for converted in to_mono.resample(frame)]
+            chunks, decoded = [], 0
+            for frame in container.decode(stream):
+                for converted in to_mono.resample(frame):
+                    chunks.append(converted.to_ndarray().reshape(-1))
+                    decoded += len(chunks[-1])
+                if decoded > MAX_DECODED_S * rate:
+                    raise ReferenceAudioError(f"the recording is longer than {MAX_DECODED_S / 60:.0f} minutes; "
+                                              "upload 5-30 s of one person speaking")
             chunks += [converted.to_ndarray().reshape(-1) for converted in to_mono.resample(None)]
     except ReferenceAudioError:
         raise
@@ -189,6 +196,9 @@ def prepare(data: bytes, denoise: str = "auto") -> Reference:
 
     samples = resample(decoded, rate)
     speech = speech_frames(samples)
+    if not speech.any():
+        raise ReferenceAudioError(f"no speech found in {source_s:.1f} s of audio; "
+                                  "upload 5-10 s of one person speaking")
     if len(samples) / SAMPLE_RATE > LONG_CLIP_S:
         samples, speech = best_window(samples, speech)
         warnings.append(f"the clip is {source_s:.0f} s long; kept the {WINDOW_S:.0f} s with the most speech")

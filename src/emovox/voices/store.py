@@ -25,6 +25,8 @@ from emovox.errors import EmovoxError
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,47}")
 EXPORT_FORMAT = "emovox-voice/1"
+#: What each backend's cloned voice is: a Kokoro style pack, or a VITS pitch register.
+TENSOR_SHAPES = {"kokoro": (510, 256), "vits": (1, 2)}
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS voices (
     name TEXT PRIMARY KEY,
@@ -58,6 +60,14 @@ class StoredVoice:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def _fsync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def default_home() -> Path:
@@ -128,10 +138,15 @@ class VoiceStore:
         if not force and self.get(voice.name) is not None:
             raise VoiceStoreError(f"a voice named {voice.name!r} already exists; choose another name or use --force")
         filename = self._write_tensor(np.ascontiguousarray(tensor, dtype=np.float32))
-        with self._connect() as db:  # one transaction: the row appears complete or not at all
-            db.execute("INSERT OR REPLACE INTO voices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (voice.name, voice.backend, voice.based_on, filename, voice.source_sha256,
-                        voice.settings, float(voice.similarity), voice.created, json.dumps(voice.meta)))
+        verb = "INSERT OR REPLACE" if force else "INSERT"
+        try:
+            with self._connect() as db:  # one transaction: the row appears complete or not at all
+                db.execute(f"{verb} INTO voices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (voice.name, voice.backend, voice.based_on, filename, voice.source_sha256,
+                            voice.settings, float(voice.similarity), voice.created, json.dumps(voice.meta)))
+        except sqlite3.IntegrityError:  # another writer took the name since the check above
+            raise VoiceStoreError(f"a voice named {voice.name!r} already exists; "
+                                  "choose another name or use --force") from None
         self._collect_garbage()
         return voice
 
@@ -147,7 +162,9 @@ class VoiceStore:
         data = buffer.getvalue()
         filename = hashlib.sha256(data).hexdigest() + ".npy"
         target = self._tensors / filename
-        if not target.is_file():
+        if target.is_file():
+            os.utime(target)  # fresh again: garbage collection spares recent files
+        else:
             fd, temp = tempfile.mkstemp(dir=self._tensors, suffix=".part")
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -155,6 +172,7 @@ class VoiceStore:
                     f.flush()
                     os.fsync(f.fileno())
                 os.replace(temp, target)
+                _fsync_directory(self._tensors)  # the rename survives a power cut before the row
             finally:
                 if os.path.exists(temp):
                     os.unlink(temp)
@@ -166,8 +184,11 @@ class VoiceStore:
             used = {row[0] for row in db.execute("SELECT tensor FROM voices")}
         cutoff = time.time() - 60  # leave files a concurrent writer may be about to index
         for path in self._tensors.iterdir():
-            if path.name not in used and path.stat().st_mtime < cutoff:
-                path.unlink(missing_ok=True)
+            try:
+                if path.name not in used and path.stat().st_mtime < cutoff:
+                    path.unlink(missing_ok=True)
+            except FileNotFoundError:  # another process collected it first
+                continue
 
     # -- portable files ------------------------------------------------------------------
 
@@ -193,6 +214,10 @@ class VoiceStore:
             raise VoiceStoreError(f"{path} is not an exported emovox voice (format {EXPORT_FORMAT} expected)")
         if tensor.dtype.kind != "f" or tensor.ndim != 2 or not np.isfinite(tensor).all():
             raise VoiceStoreError(f"{path} holds a damaged voice tensor")
+        expected = TENSOR_SHAPES.get(header.get("backend"))
+        if expected is None or tensor.shape != expected:
+            raise VoiceStoreError(f"{path} holds a voice for backend {header.get('backend')!r} with a tensor of "
+                                  f"shape {tensor.shape}; this emovox reads {TENSOR_SHAPES}")
         try:
             voice = StoredVoice(**header)
         except TypeError:
