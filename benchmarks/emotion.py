@@ -37,6 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha", "jm_kumo"])
     parser.add_argument("--estimator", choices=ESTIMATORS, default="harvest")
+    parser.add_argument("--emotions", nargs="*", choices=EMOTIONS[1:], default=EMOTIONS[1:])
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     engine, transcriber = Engine.from_packages(), Transcriber()
@@ -44,11 +45,11 @@ def main() -> None:
     print("| voice | emotion | F0 (st) | range (x) | duration (x) | energy (dB) | WER |")
     print("|---|---|---|---|---|---|---|")
     for voice in args.voices:
-        per_sentence = [emotion_changes(engine, voice, s, EMOTIONS[1:], estimator=args.estimator) for s in SENTENCES]
+        per_sentence = [emotion_changes(engine, voice, s, args.emotions, estimator=args.estimator) for s in SENTENCES]
         baseline = wer(engine, transcriber, voice, None)
         rows.append({"voice": voice, "emotion": "neutral", "wer": baseline})
         print(f"| {voice} | neutral | | | | | {100 * baseline:.1f} % |", flush=True)
-        for name in EMOTIONS[1:]:
+        for name in args.emotions:
             changes = [p[name, 1.0].to_dict() for p in per_sentence]
             median = {f: statistics.median(c[f] for c in changes) for f in FIELDS}
             error_rate = wer(engine, transcriber, voice, name)
