@@ -224,6 +224,19 @@ def _cmd_clone(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from emovox.engine import Engine
+    from emovox.server.app import ServerSettings, create_app
+
+    keys = tuple(args.api_key or ()) + tuple(k for k in os.environ.get("EMOVOX_API_KEYS", "").split(",") if k)
+    settings = ServerSettings(api_keys=keys, cors_origins=tuple(args.cors_origin or ()))
+    app = create_app(Engine.from_packages(), settings)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0
+
+
 def _cmd_phonemize(args: argparse.Namespace) -> int:
     from emovox.frontend.english import EnglishFrontend
 
@@ -325,6 +338,14 @@ def build_parser() -> argparse.ArgumentParser:
     phonemize.add_argument("--voice", help="use this voice's phoneme alphabet and input limit")
     phonemize.add_argument("--json", action="store_true")
     phonemize.set_defaults(run=_cmd_phonemize)
+
+    serve = commands.add_parser("serve", help="run the OpenAI-compatible HTTP API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--api-key", action="append", metavar="KEY",
+                       help="require 'Authorization: Bearer KEY' (repeatable; also $EMOVOX_API_KEYS, comma-separated)")
+    serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="allow browser calls from ORIGIN")
+    serve.set_defaults(run=_cmd_serve)
 
     demo = commands.add_parser("demo", help="write a few demo WAV files with different voices")
     demo.add_argument("--out", type=Path, default=Path("demo"))

@@ -1,0 +1,110 @@
+"""Incremental encoders: float chunks in, bytes out as soon as the codec produces them.
+
+The HTTP API streams `mp3`, `opus` (in Ogg), `aac` (ADTS), `flac`, `wav` and `pcm` (raw
+16-bit little-endian) while synthesis is still running. The compressed formats go through
+FFmpeg's encoders (PyAV) writing to a buffer that is drained after every chunk; `wav` is a
+header with an open-ended length (players read such a stream to its end) followed by PCM.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from emovox.errors import InvalidOptionError
+
+#: format -> (FFmpeg container, codec, codec sample rates it accepts; None = any)
+_COMPRESSED = {
+    "mp3": ("mp3", "libmp3lame", None),
+    "opus": ("ogg", "libopus", (48_000, 24_000, 16_000, 12_000, 8_000)),
+    "aac": ("adts", "aac", None),
+    "flac": ("flac", "flac", None),
+}
+STREAM_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
+MEDIA_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg", "aac": "audio/aac", "flac": "audio/flac",
+               "wav": "audio/wav", "pcm": "audio/pcm"}
+
+
+class _Sink:
+    """A write-only, non-seekable file for FFmpeg: muxers then never seek back to patch a
+    header in bytes that have already been sent."""
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+
+    def write(self, data) -> int:
+        self._parts.append(bytes(data))
+        return len(data)
+
+    def drain(self) -> bytes:
+        data = b"".join(self._parts)
+        self._parts.clear()
+        return data
+
+
+def _pcm16(samples: np.ndarray) -> bytes:
+    return (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
+
+
+class StreamEncoder:
+    """`write(samples) -> bytes` for each chunk, then `close() -> bytes` for the tail."""
+
+    def __init__(self, fmt: str, sample_rate: int) -> None:
+        if fmt not in STREAM_FORMATS:
+            raise InvalidOptionError(f"unknown response_format {fmt!r}; choose one of {', '.join(STREAM_FORMATS)}")
+        self.format, self.sample_rate = fmt, sample_rate
+        self._header_sent = False
+        self._container = None
+        if fmt in _COMPRESSED:
+            self._open(*_COMPRESSED[fmt])
+
+    def _open(self, container_format: str, codec: str, rates: tuple[int, ...] | None) -> None:
+        import av
+
+        self._sink = _Sink()
+        self._container = av.open(self._sink, mode="w", format=container_format)
+        rate = self.sample_rate if rates is None or self.sample_rate in rates else max(rates)
+        self._stream = self._container.add_stream(codec, rate=rate, layout="mono")
+        self._resampler = av.AudioResampler(format=self._stream.codec_context.format.name, layout="mono", rate=rate)
+        self._pts = 0
+
+    def _drain(self) -> bytes:
+        return self._sink.drain()
+
+    def _encode(self, frame) -> None:
+        for converted in self._resampler.resample(frame):
+            for packet in self._stream.encode(converted):
+                self._container.mux(packet)
+
+    def write(self, samples: np.ndarray) -> bytes:
+        if self.format == "pcm":
+            return _pcm16(samples)
+        if self.format == "wav":
+            header = b"" if self._header_sent else self._wav_header()
+            self._header_sent = True
+            return header + _pcm16(samples)
+        import av
+
+        frame = av.AudioFrame.from_ndarray(np.asarray(samples, np.float32).reshape(1, -1), format="flt", layout="mono")
+        frame.sample_rate = self.sample_rate
+        frame.pts = self._pts
+        self._pts += len(samples)
+        self._encode(frame)
+        return self._drain()
+
+    def close(self) -> bytes:
+        if self._container is None:
+            return b"" if self._header_sent or self.format == "pcm" else self._wav_header()
+        self._encode(None)
+        for packet in self._stream.encode(None):
+            self._container.mux(packet)
+        self._container.close()
+        return self._drain()
+
+    def _wav_header(self) -> bytes:
+        """RIFF/WAVE header for 16-bit mono PCM of unknown length (sizes set to the maximum)."""
+        unknown = 0xFFFFFFFF
+        return (b"RIFF" + struct.pack("<I", unknown) + b"WAVE"
+                + b"fmt " + struct.pack("<IHHIIHH", 16, 1, 1, self.sample_rate, self.sample_rate * 2, 2, 16)
+                + b"data" + struct.pack("<I", unknown))

@@ -1,0 +1,227 @@
+"""The HTTP API: OpenAI's speech endpoint and its neighbours, over one Engine.
+
+`create_app(engine, settings)` builds the app; nothing lives at module level. Models are
+loaded and warmed in the lifespan (`/readyz` is 503 until then). Synthesis runs in worker
+threads one chunk at a time: each chunk takes a slot from `Admission`, so a long text
+cannot hold the server while short requests wait, and a client that disconnects stops
+the work at the next chunk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hmac
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from emovox.audio.stream_encode import MEDIA_TYPES, StreamEncoder
+from emovox.emotion.model import Emotion
+from emovox.emotion.resolve import resolve
+from emovox.engine import DEFAULT_VOICE, Engine
+from emovox.errors import EmovoxError
+from emovox.server import errors
+from emovox.server.errors import ApiError
+from emovox.types import AudioChunk
+
+logger = logging.getLogger(__name__)
+
+MODEL_IDS = ("emovox", "tts-1", "tts-1-hd", "gpt-4o-mini-tts")
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    max_input_chars: int = 4096
+    #: Chunks synthesized at once (each uses the engine's intra-op threads).
+    synthesis_slots: int = 2
+    #: Requests allowed to wait for a slot before new ones get 429.
+    max_waiting: int = 64
+    request_timeout_s: float = 120.0
+    api_keys: tuple[str, ...] = ()
+    cors_origins: tuple[str, ...] = ()
+    warmup: bool = True
+
+
+class SpeechRequest(BaseModel):
+    model: str = "emovox"
+    input: str = Field(min_length=1)
+    voice: str = DEFAULT_VOICE
+    response_format: Literal["mp3", "opus", "aac", "flac", "wav", "pcm"] = "mp3"
+    speed: float = Field(1.0, ge=0.25, le=4.0)
+    instructions: str | None = None
+    stream_format: Literal["audio", "sse"] = "audio"
+    # emovox extensions
+    emotion: str | None = None
+    intensity: float | None = Field(None, ge=0.0, le=1.0)
+    prompt: str | None = None
+
+
+class Admission:
+    """Slots for chunk synthesis, and a bound on how many requests may wait for one."""
+
+    def __init__(self, slots: int, max_waiting: int) -> None:
+        self.slots, self.max_waiting = slots, max_waiting
+        self.waiting = 0
+        self._semaphore: asyncio.Semaphore | None = None  # made inside the running loop
+
+    def admit(self) -> None:
+        if self.waiting >= self.max_waiting:
+            raise ApiError(429, f"the server is busy ({self.waiting} requests waiting); retry shortly",
+                           "rate_limit_error", code="server_busy", headers={"Retry-After": "1"})
+
+    async def run(self, function, *args):
+        """`function(*args)` in a worker thread once a slot is free."""
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(self.slots)
+        self.waiting += 1
+        try:
+            await self._semaphore.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            return await run_in_threadpool(function, *args)
+        finally:
+            self._semaphore.release()
+
+
+def _emotion_of(request: SpeechRequest) -> Emotion | str | None:
+    """`emotion` (+ `intensity`), else `prompt` or `instructions` parsed as a free-text prompt."""
+    if request.emotion:
+        label = request.emotion.strip().lower()
+        return Emotion(label, 1.0 if request.intensity is None else request.intensity)
+    text = request.prompt or request.instructions
+    if not text:
+        return None
+    emotion = resolve(text).emotion
+    return replace(emotion, intensity=request.intensity) if request.intensity is not None else emotion
+
+
+def create_app(engine: Engine, settings: ServerSettings = ServerSettings()) -> FastAPI:
+    state = {"ready": False}
+    admission = Admission(settings.synthesis_slots, settings.max_waiting)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI):
+        if settings.warmup:
+            await run_in_threadpool(engine.warmup)
+        state["ready"] = True
+        yield
+
+    app = FastAPI(title="emovox", version="0.1", lifespan=lifespan)
+    errors.install(app)
+    if settings.cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
+                           allow_methods=["*"], allow_headers=["*"])
+
+    def authorized(request: Request) -> None:
+        if not settings.api_keys:
+            return
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not any(hmac.compare_digest(token.encode(), key.encode())
+                                                 for key in settings.api_keys):
+            raise ApiError(401, "missing or invalid API key; send 'Authorization: Bearer <key>'",
+                           "authentication_error", code="invalid_api_key")
+
+    @app.get("/healthz")
+    async def healthz():
+        return {"status": "ok"}
+
+    @app.get("/readyz")
+    async def readyz():
+        if not state["ready"]:
+            raise ApiError(503, "models are still loading", "server_error", code="not_ready")
+        return {"status": "ready"}
+
+    @app.get("/v1/models", dependencies=[Depends(authorized)])
+    async def models():
+        return {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "emovox"} for m in MODEL_IDS]}
+
+    @app.get("/v1/voices", dependencies=[Depends(authorized)])
+    async def voices():
+        return {"object": "list", "data": [v.to_dict() for v in engine.voices()]}
+
+    @app.get("/v1/emotions", dependencies=[Depends(authorized)])
+    async def emotions():
+        from emovox.emotion.model import EMOTIONS
+        from emovox.emotion.presets import DESCRIPTIONS, TARGETS
+
+        return {"object": "list", "data": [{"name": n, "description": DESCRIPTIONS[n], "target": TARGETS[n].to_dict()}
+                                           for n in EMOTIONS]}
+
+    @app.post("/v1/audio/speech", dependencies=[Depends(authorized)])
+    async def speech(body: SpeechRequest, request: Request):
+        if body.model not in MODEL_IDS:
+            raise ApiError(400, f"unknown model {body.model!r}; use one of {', '.join(MODEL_IDS)}",
+                           param="model", code="model_not_found")
+        if len(body.input) > settings.max_input_chars:
+            raise ApiError(400, f"input is {len(body.input)} characters; the limit is {settings.max_input_chars}",
+                           param="input", code="string_above_max_length")
+        admission.admit()
+        try:
+            chunks = engine.stream(body.input, voice=body.voice, speed=body.speed, emotion=_emotion_of(body))
+        except EmovoxError as e:
+            raise errors.from_engine_error(e) from None
+        sample_rate = engine.voice(body.voice).sample_rate
+        started = time.perf_counter()
+        pieces = _synthesize(chunks, admission, request, started + settings.request_timeout_s)
+        headers = {"X-Sample-Rate": str(sample_rate), "Cache-Control": "no-store"}
+        if body.stream_format == "sse":
+            return StreamingResponse(_sse(pieces, body.response_format, sample_rate),
+                                     media_type="text/event-stream", headers=headers)
+        return StreamingResponse(_encoded(pieces, body.response_format, sample_rate),
+                                 media_type=MEDIA_TYPES[body.response_format], headers=headers)
+
+    return app
+
+
+async def _synthesize(chunks: Iterator[AudioChunk], admission: Admission, request: Request,
+                      deadline: float) -> AsyncIterator[AudioChunk]:
+    """Chunks from the engine, each made in a worker thread under an admission slot."""
+    done = object()
+    try:
+        while True:
+            if await request.is_disconnected():
+                logger.info("client went away; stopping synthesis")
+                return
+            if time.perf_counter() > deadline:
+                logger.warning("request exceeded its time limit; stopping synthesis")
+                return
+            chunk = await admission.run(next, chunks, done)
+            if chunk is done:
+                return
+            yield chunk
+    finally:
+        close = getattr(chunks, "close", None)
+        if close:
+            close()
+
+
+async def _encoded(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int) -> AsyncIterator[bytes]:
+    encoder = StreamEncoder(fmt, sample_rate)
+    async for chunk in pieces:
+        data = encoder.write(chunk.samples)
+        if data:
+            yield data
+    tail = encoder.close()
+    if tail:
+        yield tail
+
+
+async def _sse(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int) -> AsyncIterator[str]:
+    async for data in _encoded(pieces, fmt, sample_rate):
+        event = {"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()}
+        yield f"data: {json.dumps(event)}\n\n"
+    yield f"data: {json.dumps({'type': 'speech.audio.done'})}\n\n"
+

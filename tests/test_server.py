@@ -1,0 +1,182 @@
+"""The HTTP API on a real uvicorn server on loopback, driven by real clients."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import io
+import socket
+import threading
+import time
+
+import httpx
+import numpy as np
+import pytest
+import soundfile
+import uvicorn
+
+from emovox.server.app import ServerSettings, create_app
+
+LONG_TEXT = " ".join(f"This is sentence number {n} of a long reading." for n in range(1, 13))
+
+
+class LiveServer:
+    def __init__(self, app) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.time() + 60
+        while not self.server.started:
+            if time.time() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def server(engine):
+    with LiveServer(create_app(engine, ServerSettings(synthesis_slots=2))) as live:
+        yield live
+
+
+def _decode(data: bytes) -> tuple[np.ndarray, int]:
+    samples, rate = soundfile.read(io.BytesIO(data), dtype="float32")
+    return samples, rate
+
+
+def test_openai_client_works_unchanged(server):
+    from openai import OpenAI
+
+    client = OpenAI(base_url=f"{server.url}/v1", api_key="unused")
+    response = client.audio.speech.create(model="tts-1", voice="joe", input="Hello from the server.",
+                                          response_format="wav")
+    samples, rate = _decode(response.content)
+    assert rate == 22050 and len(samples) / rate > 0.8 and np.abs(samples).max() > 0.05
+    with client.audio.speech.with_streaming_response.create(model="tts-1", voice="jf_alpha", input="Good morning.",
+                                                            response_format="mp3") as streamed:
+        data = b"".join(streamed.iter_bytes())
+    assert data[:3] == b"ID3" or data[0] == 0xFF  # an MP3 stream
+    assert [m.id for m in client.models.list().data][0] == "emovox"
+
+
+def test_audio_starts_before_a_long_input_is_synthesized(server):
+    with httpx.stream("POST", f"{server.url}/v1/audio/speech", timeout=120,
+                      json={"input": LONG_TEXT, "voice": "joe", "response_format": "pcm"}) as response:
+        started = time.perf_counter()
+        first = None
+        total = 0
+        for block in response.iter_bytes():
+            if first is None and block:
+                first = time.perf_counter() - started
+            total += len(block)
+        elapsed = time.perf_counter() - started
+    assert response.status_code == 200 and total / 2 / 24000 > 10  # pcm: 16-bit at 24 kHz
+    assert first < 0.4 * elapsed, (first, elapsed)
+
+
+def test_sse_stream_carries_base64_audio(server):
+    import base64
+    import json
+
+    response = httpx.post(f"{server.url}/v1/audio/speech", timeout=60,
+                          json={"input": "One. Two.", "voice": "joe", "response_format": "wav", "stream_format": "sse"})
+    events = [json.loads(line[6:]) for line in response.text.splitlines() if line.startswith("data: ")]
+    assert events[-1]["type"] == "speech.audio.done"
+    audio = b"".join(base64.b64decode(e["audio"]) for e in events if e["type"] == "speech.audio.delta")
+    assert audio[:4] == b"RIFF"
+
+
+@pytest.mark.parametrize("body, status, param", [
+    ({"input": "", "voice": "joe"}, 400, "input"),
+    ({"input": "x" * 4097, "voice": "joe"}, 400, "input"),
+    ({"input": "Hello.", "voice": "nobody"}, 400, "voice"),
+    ({"input": "Hello.", "voice": "joe", "speed": 9}, 400, "speed"),
+    ({"input": "Hello.", "voice": "joe", "response_format": "midi"}, 400, "response_format"),
+    ({"input": "Hello.", "voice": "joe", "model": "whisper-1"}, 400, "model"),
+    ({"input": "Hello.", "voice": "joe", "emotion": "bored"}, 400, None),
+    ({"input": "Hello.", "voice": "joe", "intensity": 3}, 400, "intensity"),
+    ({"input": "[happy We won", "voice": "joe"}, 400, "input"),
+    ({"input": "☃ ☃ ☃", "voice": "joe"}, 400, None),
+    ({"voice": "joe"}, 400, "input"),
+    ([1, 2, 3], 400, None),
+])
+def test_bad_requests_get_a_4xx_in_the_openai_envelope(server, body, status, param):
+    response = httpx.post(f"{server.url}/v1/audio/speech", json=body, timeout=30)
+    assert response.status_code == status, response.headers.get("content-type")
+    error = response.json()["error"]
+    assert set(error) == {"message", "type", "param", "code"} and error["message"]
+    assert "Traceback" not in error["message"]
+    if param:
+        assert error["param"] == param
+
+
+def test_malformed_bodies_and_unknown_routes(server):
+    bad_json = httpx.post(f"{server.url}/v1/audio/speech", content=b"{nope", timeout=30,
+                          headers={"content-type": "application/json"})
+    assert bad_json.status_code == 400 and "not valid JSON" in bad_json.json()["error"]["message"]
+    assert httpx.get(f"{server.url}/v1/nothing").status_code == 404
+    wrong_method = httpx.get(f"{server.url}/v1/audio/speech")
+    assert wrong_method.status_code == 405 and wrong_method.json()["error"]["type"]
+
+
+def test_concurrent_clients_get_their_own_audio(server, engine):
+    texts = {"joe": "The red car stopped.", "jf_alpha": "Apples and pears are on the table today.",
+             "jm_kumo": "Yes.", "jf_nezumi": "Please close the window before you leave the house."}
+
+    def fetch(voice: str) -> float:
+        response = httpx.post(f"{server.url}/v1/audio/speech", timeout=120,
+                              json={"input": texts[voice], "voice": voice, "response_format": "wav"})
+        samples, rate = _decode(response.content)
+        return len(samples) / rate
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        durations = dict(zip(texts, pool.map(fetch, texts)))
+    for voice, text in texts.items():
+        expected = engine.synthesize(text, voice=voice).duration
+        assert durations[voice] == pytest.approx(expected, rel=0.05), (voice, durations[voice], expected)
+
+
+def test_api_keys_are_required_when_configured(engine):
+    app = create_app(engine, ServerSettings(api_keys=("s3cret",), warmup=False))
+    with LiveServer(app) as live:
+        denied = httpx.get(f"{live.url}/v1/voices")
+        assert denied.status_code == 401 and denied.json()["error"]["type"] == "authentication_error"
+        wrong = httpx.get(f"{live.url}/v1/voices", headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401
+        allowed = httpx.get(f"{live.url}/v1/voices", headers={"Authorization": "Bearer s3cret"})
+        assert allowed.status_code == 200 and any(v["name"] == "joe" for v in allowed.json()["data"])
+        assert httpx.get(f"{live.url}/healthz").status_code == 200  # probes stay open
+
+
+def test_saturation_answers_429_and_a_disconnect_frees_the_server(engine):
+    app = create_app(engine, ServerSettings(synthesis_slots=1, max_waiting=1, warmup=False))
+    with LiveServer(app) as live:
+        def long_request(_):
+            return httpx.post(f"{live.url}/v1/audio/speech", timeout=300,
+                              json={"input": LONG_TEXT, "voice": "joe", "response_format": "pcm"})
+
+        with concurrent.futures.ThreadPoolExecutor(6) as pool:
+            statuses = [r.status_code for r in pool.map(long_request, range(6))]
+        assert 429 in statuses and 200 in statuses, statuses
+
+        # A client that hangs up after the first audio stops its synthesis: a short request
+        # right after gets the single slot quickly instead of waiting for the long one.
+        with httpx.stream("POST", f"{live.url}/v1/audio/speech", timeout=120,
+                          json={"input": LONG_TEXT, "voice": "joe", "response_format": "pcm"}) as response:
+            next(response.iter_bytes())
+        started = time.perf_counter()
+        quick = httpx.post(f"{live.url}/v1/audio/speech", timeout=120,
+                           json={"input": "Done.", "voice": "joe", "response_format": "wav"})
+        assert quick.status_code == 200 and time.perf_counter() - started < 3.0
