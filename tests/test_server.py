@@ -180,3 +180,14 @@ def test_saturation_answers_429_and_a_disconnect_frees_the_server(engine):
         quick = httpx.post(f"{live.url}/v1/audio/speech", timeout=120,
                            json={"input": "Done.", "voice": "joe", "response_format": "wav"})
         assert quick.status_code == 200 and time.perf_counter() - started < 3.0
+
+
+def test_metrics_count_requests_and_time_to_first_audio(server):
+    httpx.post(f"{server.url}/v1/audio/speech", json={"input": "Metrics.", "voice": "joe", "response_format": "wav"},
+               timeout=60)
+    httpx.post(f"{server.url}/v1/audio/speech", json={"input": "", "voice": "joe"}, timeout=60)
+    text = httpx.get(f"{server.url}/metrics").text
+    assert 'emovox_requests_total{method="POST",route="/v1/audio/speech",status="200"}' in text
+    assert 'emovox_requests_total{method="POST",route="/v1/audio/speech",status="400"}' in text
+    assert 'emovox_time_to_first_audio_seconds_count{backend="vits"}' in text
+    assert "emovox_real_time_factor_bucket" in text and "emovox_queue_depth" in text

@@ -22,7 +22,8 @@ from typing import Literal
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -33,6 +34,7 @@ from emovox.engine import DEFAULT_VOICE, Engine
 from emovox.errors import EmovoxError
 from emovox.server import errors
 from emovox.server.errors import ApiError
+from emovox.server.metrics import Metrics, MetricsMiddleware
 from emovox.types import AudioChunk
 
 logger = logging.getLogger(__name__)
@@ -70,8 +72,9 @@ class SpeechRequest(BaseModel):
 class Admission:
     """Slots for chunk synthesis, and a bound on how many requests may wait for one."""
 
-    def __init__(self, slots: int, max_waiting: int) -> None:
+    def __init__(self, slots: int, max_waiting: int, metrics: Metrics | None = None) -> None:
         self.slots, self.max_waiting = slots, max_waiting
+        self.metrics = metrics or Metrics()
         self.waiting = 0
         self._semaphore: asyncio.Semaphore | None = None  # made inside the running loop
 
@@ -85,13 +88,17 @@ class Admission:
         if self._semaphore is None:
             self._semaphore = asyncio.Semaphore(self.slots)
         self.waiting += 1
+        self.metrics.waiting.set(self.waiting)
         try:
             await self._semaphore.acquire()
         finally:
             self.waiting -= 1
+            self.metrics.waiting.set(self.waiting)
+        self.metrics.in_flight.inc()
         try:
             return await run_in_threadpool(function, *args)
         finally:
+            self.metrics.in_flight.dec()
             self._semaphore.release()
 
 
@@ -109,7 +116,8 @@ def _emotion_of(request: SpeechRequest) -> Emotion | str | None:
 
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings()) -> FastAPI:
     state = {"ready": False}
-    admission = Admission(settings.synthesis_slots, settings.max_waiting)
+    metrics = Metrics()
+    admission = Admission(settings.synthesis_slots, settings.max_waiting, metrics)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI):
@@ -120,6 +128,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings()) -> F
 
     app = FastAPI(title="emovox", version="0.1", lifespan=lifespan)
     errors.install(app)
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["*"], allow_headers=["*"])
@@ -143,6 +152,10 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings()) -> F
         if not state["ready"]:
             raise ApiError(503, "models are still loading", "server_error", code="not_ready")
         return {"status": "ready"}
+
+    @app.get("/metrics")
+    async def prometheus():
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/v1/models", dependencies=[Depends(authorized)])
     async def models():
@@ -173,9 +186,11 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings()) -> F
             chunks = engine.stream(body.input, voice=body.voice, speed=body.speed, emotion=_emotion_of(body))
         except EmovoxError as e:
             raise errors.from_engine_error(e) from None
-        sample_rate = engine.voice(body.voice).sample_rate
+        voice = engine.voice(body.voice)
         started = time.perf_counter()
-        pieces = _synthesize(chunks, admission, request, started + settings.request_timeout_s)
+        sample_rate = voice.sample_rate
+        pieces = _measured(_synthesize(chunks, admission, request, started + settings.request_timeout_s),
+                           metrics, voice.backend, started)
         headers = {"X-Sample-Rate": str(sample_rate), "Cache-Control": "no-store"}
         if body.stream_format == "sse":
             return StreamingResponse(_sse(pieces, body.response_format, sample_rate),
@@ -206,6 +221,20 @@ async def _synthesize(chunks: Iterator[AudioChunk], admission: Admission, reques
         close = getattr(chunks, "close", None)
         if close:
             close()
+
+
+async def _measured(pieces: AsyncIterator[AudioChunk], metrics: Metrics, backend: str,
+                    started: float) -> AsyncIterator[AudioChunk]:
+    """Passes chunks through, recording time to first audio and the request's RTF."""
+    audio_s = 0.0
+    async for chunk in pieces:
+        if audio_s == 0.0:
+            metrics.first_audio.labels(backend).observe(time.perf_counter() - started)
+        audio_s += len(chunk.samples) / chunk.sample_rate
+        yield chunk
+    if audio_s:
+        metrics.audio_seconds.labels(backend).inc(audio_s)
+        metrics.rtf.labels(backend).observe((time.perf_counter() - started) / audio_s)
 
 
 async def _encoded(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int) -> AsyncIterator[bytes]:
