@@ -191,3 +191,78 @@ def test_metrics_count_requests_and_time_to_first_audio(server):
     assert 'emovox_requests_total{method="POST",route="/v1/audio/speech",status="400"}' in text
     assert 'emovox_time_to_first_audio_seconds_count{backend="vits"}' in text
     assert "emovox_real_time_factor_bucket" in text and "emovox_queue_depth" in text
+
+
+@pytest.fixture(scope="module")
+def cloning_server(tmp_path_factory):
+    """A server over its own engine and store, so uploaded voices stay out of other tests."""
+    from emovox import Engine
+    from emovox.voices.store import VoiceStore
+
+    home = tmp_path_factory.mktemp("server-home")
+    app = create_app(Engine.from_packages(home=home), ServerSettings(warmup=False, max_upload_bytes=2_000_000),
+                     VoiceStore(home))
+    with LiveServer(app) as live:
+        yield live
+
+
+def _clip(engine) -> bytes:
+    audio = engine.synthesize("My grandmother grew tomatoes, beans and sunflowers in her garden every summer.",
+                              voice="jm_kumo")
+    buffer = io.BytesIO()
+    soundfile.write(buffer, audio.samples, audio.sample_rate, format="FLAC")
+    return buffer.getvalue()
+
+
+def test_upload_clone_speak_and_delete(cloning_server, engine):
+    url = cloning_server.url
+    made = httpx.post(f"{url}/v1/voices", files={"file": ("me.flac", _clip(engine), "audio/flac")},
+                      data={"name": "uploaded", "quality": "fast"}, timeout=120)
+    assert made.status_code == 201, made.text
+    assert made.json()["name"] == "uploaded" and made.json()["similarity"] > 0.8
+    assert any(v["name"] == "uploaded" for v in httpx.get(f"{url}/v1/voices").json()["data"])
+    spoken = httpx.post(f"{url}/v1/audio/speech", timeout=60,
+                        json={"input": "Hello.", "voice": "uploaded", "emotion": "happy", "response_format": "wav"})
+    assert spoken.status_code == 200 and len(_decode(spoken.content)[0]) > 0
+
+    job = httpx.post(f"{url}/v1/voices", files={"file": ("me.flac", _clip(engine), "audio/flac")},
+                     data={"name": "uploaded-2", "quality": "balanced"}, timeout=60)
+    assert job.status_code == 202 and job.json()["status"] == "running"
+    deadline = time.time() + 120
+    while (state := httpx.get(f"{url}/v1/voices/jobs/{job.json()['id']}").json())["status"] == "running":
+        assert time.time() < deadline and 0 <= state["progress"] < 1
+        time.sleep(1)
+    assert state["status"] == "succeeded" and state["result"]["name"] == "uploaded-2"
+
+    assert httpx.delete(f"{url}/v1/voices/uploaded").status_code == 200
+    gone = httpx.post(f"{url}/v1/audio/speech", json={"input": "Hello.", "voice": "uploaded"}, timeout=30)
+    assert gone.status_code == 400 and gone.json()["error"]["code"] == "voice_not_found"
+    assert httpx.delete(f"{url}/v1/voices/uploaded").status_code == 404
+    assert httpx.delete(f"{url}/v1/voices/joe").status_code == 404  # built-ins are not stored voices
+
+
+@pytest.mark.parametrize("kind, status, message", [
+    ("text file", 400, "could not be decoded as audio"),
+    ("too large", 413, "limit"),
+    ("no file", 400, "multipart file field"),
+    ("bad name", 400, "invalid voice name"),
+    ("built-in name", 400, "built-in voice"),
+    ("bad quality", 400, "quality must be one of"),
+])
+def test_bad_uploads_get_specific_errors(cloning_server, engine, kind, status, message):
+    clip = _clip(engine) if kind in ("bad name", "built-in name", "bad quality") else b""
+    files = {"file": ("clip.wav", clip or b"these are my notes, not audio\n" * 40, "audio/wav")}
+    data = {"name": "someone", "quality": "fast"}
+    if kind == "too large":
+        files = {"file": ("big.wav", b"\0" * 3_000_000, "audio/wav")}
+    elif kind == "no file":
+        files = None
+    elif kind == "bad name":
+        data["name"] = "../../etc/passwd"
+    elif kind == "built-in name":
+        data["name"] = "alpha"
+    elif kind == "bad quality":
+        data["quality"] = "ultra"
+    response = httpx.post(f"{cloning_server.url}/v1/voices", files=files, data=data, timeout=60)
+    assert response.status_code == status, response.text
+    assert message in response.json()["error"]["message"]

@@ -63,9 +63,9 @@ class Engine:
                 self._register(backend, voice)
 
     def _register(self, backend: Backend, voice: VoiceInfo) -> None:
-        self._voices[voice.name] = (backend, voice)
-        for alias in voice.aliases:
-            self._aliases.setdefault(alias, voice.name)
+        # Copy on write: threads that are listing or resolving voices keep a consistent view.
+        self._voices = {**self._voices, voice.name: (backend, voice)}
+        self._aliases = {**{alias: voice.name for alias in voice.aliases}, **self._aliases}
 
     @classmethod
     def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None,
@@ -91,6 +91,14 @@ class Engine:
         if existing and not existing[1].based_on:
             raise InvalidOptionError(f"voice name {voice.name!r} is taken by a built-in voice")
         self._register(backend, voice)
+
+    def remove_voice(self, name: str) -> None:
+        """Forget a cloned voice (built-in voices cannot be removed)."""
+        backend, info = self._resolve(name)
+        if not info.based_on:
+            raise InvalidOptionError(f"{name!r} is a built-in voice and cannot be removed")
+        backend.remove_voice(info.name)
+        self._voices = {k: v for k, v in self._voices.items() if k != info.name}
 
     def with_calibration(self, calibration: Calibration) -> Engine:
         """The same backends and frontend with other emotion calibration (for calibrating)."""

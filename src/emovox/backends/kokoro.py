@@ -85,8 +85,14 @@ class KokoroBackend:
 
     def add_voice(self, info: VoiceInfo, pack: np.ndarray) -> None:
         """Speak with another style pack (a cloned voice), under `info.name`."""
-        self._packs[info.name] = np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)
-        self._added[info.name] = info
+        # Copy on write, as other threads may be synthesizing or listing voices meanwhile.
+        self._packs = {**self._packs, info.name: np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)}
+        self._added = {**self._added, info.name: info}
+
+    def remove_voice(self, name: str) -> None:
+        if name in self._added:
+            self._added = {k: v for k, v in self._added.items() if k != name}
+            self._packs = {k: v for k, v in self._packs.items() if k != name}
 
     def encode(self, phonemes: str) -> Encoded:
         return self._symbols.lookup(phonemes)

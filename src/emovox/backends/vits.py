@@ -128,8 +128,13 @@ class VitsBackend:
         `register` = (pitch shift in semitones, pitch range factor). VITS cannot change its
         timbre, so a clone on this backend matches only the speaker's pitch."""
         pitch_st, pitch_range = (float(v) for v in np.asarray(register, dtype=np.float64).reshape(-1)[:2])
-        self._registers[info.name] = (pitch_st, pitch_range)
+        # Copy on write, as other threads may be synthesizing or listing voices meanwhile.
+        self._registers = {**self._registers, info.name: (pitch_st, pitch_range)}
         self._added = [v for v in self._added if v.name != info.name] + [info]
+
+    def remove_voice(self, name: str) -> None:
+        self._registers = {k: v for k, v in self._registers.items() if k != name}
+        self._added = [v for v in self._added if v.name != name]
 
     def encode(self, phonemes: str) -> Encoded:
         body = self._symbols.lookup(phonemes)

@@ -33,9 +33,12 @@ from emovox.emotion.resolve import resolve
 from emovox.engine import DEFAULT_VOICE, Engine
 from emovox.errors import EmovoxError
 from emovox.server import errors
+from emovox.server import voices as voice_routes
 from emovox.server.errors import ApiError
 from emovox.server.metrics import Metrics, MetricsMiddleware
 from emovox.types import AudioChunk
+from emovox.voices.intake import MAX_UPLOAD_BYTES
+from emovox.voices.store import VoiceStore
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +55,7 @@ class ServerSettings:
     request_timeout_s: float = 120.0
     api_keys: tuple[str, ...] = ()
     cors_origins: tuple[str, ...] = ()
+    max_upload_bytes: int = MAX_UPLOAD_BYTES
     warmup: bool = True
 
 
@@ -114,7 +118,8 @@ def _emotion_of(request: SpeechRequest) -> Emotion | str | None:
     return replace(emotion, intensity=request.intensity) if request.intensity is not None else emotion
 
 
-def create_app(engine: Engine, settings: ServerSettings = ServerSettings()) -> FastAPI:
+def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None) -> FastAPI:
+    """The API over `engine`; cloned voices are stored in `store` (default: $EMOVOX_HOME)."""
     state = {"ready": False}
     metrics = Metrics()
     admission = Admission(settings.synthesis_slots, settings.max_waiting, metrics)
@@ -172,6 +177,8 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings()) -> F
 
         return {"object": "list", "data": [{"name": n, "description": DESCRIPTIONS[n], "target": TARGETS[n].to_dict()}
                                            for n in EMOTIONS]}
+
+    voice_routes.install(app, engine, store or VoiceStore(), authorized, settings.max_upload_bytes)
 
     @app.post("/v1/audio/speech", dependencies=[Depends(authorized)])
     async def speech(body: SpeechRequest, request: Request):
