@@ -19,7 +19,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet --no-deps resemblyzer==0.1.4
 	touch $@
 
+# Debian's chromium for the playground's browser test (Playwright drives it; no browser download).
 $(TEST_STAMP): pyproject.toml $(STAMP)
+	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 	$(BIN)/pip install --quiet -e '.[test,parity]'
 	touch $@
 

@@ -3,7 +3,8 @@
 The HTTP API streams `mp3`, `opus` (in Ogg), `aac` (ADTS), `flac`, `wav` and `pcm` (raw
 16-bit little-endian) while synthesis is still running. The compressed formats go through
 FFmpeg's encoders (PyAV) writing to a buffer that is drained after every chunk; `wav` is a
-header with an open-ended length (players read such a stream to its end) followed by PCM.
+header with an open-ended length (players read such a stream to its end) followed by PCM;
+`pcm` is resampled to 24 kHz as OpenAI's format defines it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ _COMPRESSED = {
     "flac": ("flac", "flac", None),
 }
 STREAM_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
+#: OpenAI's `pcm` is 16-bit mono at 24 kHz whatever the voice; other formats keep the voice's rate.
+PCM_RATE = 24_000
 MEDIA_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg", "aac": "audio/aac", "flac": "audio/flac",
                "wav": "audio/wav", "pcm": "audio/pcm"}
 
@@ -56,6 +59,11 @@ class StreamEncoder:
         self.format, self.sample_rate = fmt, sample_rate
         self._header_sent = False
         self._container = None
+        self._to_pcm_rate = None
+        if fmt == "pcm" and sample_rate != PCM_RATE:
+            import soxr
+
+            self._to_pcm_rate = soxr.ResampleStream(sample_rate, PCM_RATE, 1, dtype="float32")
         if fmt in _COMPRESSED:
             self._open(*_COMPRESSED[fmt])
 
@@ -79,6 +87,8 @@ class StreamEncoder:
 
     def write(self, samples: np.ndarray) -> bytes:
         if self.format == "pcm":
+            if self._to_pcm_rate is not None:
+                samples = self._to_pcm_rate.resample_chunk(np.asarray(samples, np.float32))
             return _pcm16(samples)
         if self.format == "wav":
             header = b"" if self._header_sent else self._wav_header()
@@ -94,8 +104,12 @@ class StreamEncoder:
         return self._drain()
 
     def close(self) -> bytes:
+        if self.format == "pcm":
+            if self._to_pcm_rate is None:
+                return b""
+            return _pcm16(self._to_pcm_rate.resample_chunk(np.zeros(0, np.float32), last=True))
         if self._container is None:
-            return b"" if self._header_sent or self.format == "pcm" else self._wav_header()
+            return b"" if self._header_sent else self._wav_header()
         self._encode(None)
         for packet in self._stream.encode(None):
             self._container.mux(packet)

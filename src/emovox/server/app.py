@@ -18,16 +18,17 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Literal
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import FileResponse, Response, StreamingResponse
 from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from emovox.audio.stream_encode import MEDIA_TYPES, StreamEncoder
+from emovox.audio.stream_encode import MEDIA_TYPES, PCM_RATE, StreamEncoder
 from emovox.emotion.model import Emotion
 from emovox.emotion.resolve import resolve
 from emovox.engine import DEFAULT_VOICE, Engine
@@ -43,6 +44,7 @@ from emovox.voices.store import VoiceStore
 logger = logging.getLogger(__name__)
 
 MODEL_IDS = ("emovox", "tts-1", "tts-1-hd", "gpt-4o-mini-tts")
+PLAYGROUND = Path(__file__).with_name("static") / "index.html"
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,10 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
             raise ApiError(401, "missing or invalid API key; send 'Authorization: Bearer <key>'",
                            "authentication_error", code="invalid_api_key")
 
+    @app.get("/", include_in_schema=False)
+    async def playground():
+        return FileResponse(PLAYGROUND, media_type="text/html")
+
     @app.get("/healthz")
     async def healthz():
         return {"status": "ok"}
@@ -198,7 +204,8 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         sample_rate = voice.sample_rate
         pieces = _measured(_synthesize(chunks, admission, request, started + settings.request_timeout_s),
                            metrics, voice.backend, started)
-        headers = {"X-Sample-Rate": str(sample_rate), "Cache-Control": "no-store"}
+        rate_sent = PCM_RATE if body.response_format == "pcm" else sample_rate
+        headers = {"X-Sample-Rate": str(rate_sent), "Cache-Control": "no-store"}
         if body.stream_format == "sse":
             return StreamingResponse(_sse(pieces, body.response_format, sample_rate),
                                      media_type="text/event-stream", headers=headers)
