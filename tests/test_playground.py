@@ -8,8 +8,7 @@ import pytest
 import soundfile
 
 from emovox.server.app import ServerSettings, create_app
-
-from .test_server import LiveServer
+from emovox.server.background import BackgroundServer
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -23,7 +22,7 @@ def page_server(tmp_path_factory):
 
     home = tmp_path_factory.mktemp("playground-home")
     app = create_app(Engine.from_packages(home=home), ServerSettings(warmup=False), VoiceStore(home))
-    with LiveServer(app) as live:
+    with BackgroundServer(app) as live:
         yield live
 
 

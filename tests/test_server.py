@@ -4,50 +4,22 @@ from __future__ import annotations
 
 import concurrent.futures
 import io
-import socket
-import threading
 import time
 
 import httpx
 import numpy as np
 import pytest
 import soundfile
-import uvicorn
 
 from emovox.server.app import ServerSettings, create_app
+from emovox.server.background import BackgroundServer
 
 LONG_TEXT = " ".join(f"This is sentence number {n} of a long reading." for n in range(1, 13))
 
 
-class LiveServer:
-    def __init__(self, app) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.time() + 60
-        while not self.server.started:
-            if time.time() > deadline:
-                raise RuntimeError("server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *_) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
-
-
 @pytest.fixture(scope="module")
 def server(engine):
-    with LiveServer(create_app(engine, ServerSettings(synthesis_slots=2))) as live:
+    with BackgroundServer(create_app(engine, ServerSettings(synthesis_slots=2))) as live:
         yield live
 
 
@@ -150,7 +122,7 @@ def test_concurrent_clients_get_their_own_audio(server, engine):
 
 def test_api_keys_are_required_when_configured(engine):
     app = create_app(engine, ServerSettings(api_keys=("s3cret",), warmup=False))
-    with LiveServer(app) as live:
+    with BackgroundServer(app) as live:
         denied = httpx.get(f"{live.url}/v1/voices")
         assert denied.status_code == 401 and denied.json()["error"]["type"] == "authentication_error"
         wrong = httpx.get(f"{live.url}/v1/voices", headers={"Authorization": "Bearer nope"})
@@ -162,7 +134,7 @@ def test_api_keys_are_required_when_configured(engine):
 
 def test_saturation_answers_429_and_a_disconnect_frees_the_server(engine):
     app = create_app(engine, ServerSettings(synthesis_slots=1, max_waiting=1, warmup=False))
-    with LiveServer(app) as live:
+    with BackgroundServer(app) as live:
         def long_request(_):
             return httpx.post(f"{live.url}/v1/audio/speech", timeout=300,
                               json={"input": LONG_TEXT, "voice": "joe", "response_format": "pcm"})
@@ -202,7 +174,7 @@ def cloning_server(tmp_path_factory):
     home = tmp_path_factory.mktemp("server-home")
     app = create_app(Engine.from_packages(home=home), ServerSettings(warmup=False, max_upload_bytes=2_000_000),
                      VoiceStore(home))
-    with LiveServer(app) as live:
+    with BackgroundServer(app) as live:
         yield live
 
 

@@ -1,0 +1,47 @@
+"""Time to first audio byte of a short sentence through the HTTP API, per voice and format.
+
+    .venv/bin/python benchmarks/first_audio.py [--repeats 20]
+
+A real server on loopback (models warmed first); each request streams and the clock stops
+at the first body byte. Prints p50/p95 over the repeats (the first request is dropped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import httpx
+
+from emovox import Engine
+from emovox.server.app import ServerSettings, create_app
+from emovox.server.background import BackgroundServer
+
+SENTENCE = "Hello, how are you today?"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha"])
+    parser.add_argument("--formats", nargs="*", default=["pcm", "mp3"])
+    args = parser.parse_args()
+    with BackgroundServer(create_app(Engine.from_packages(), ServerSettings())) as server:
+        print("| voice | format | p50 (ms) | p95 (ms) |\n|---|---|---|---|")
+        for voice in args.voices:
+            for fmt in args.formats:
+                times = []
+                for _ in range(args.repeats + 1):
+                    started = time.perf_counter()
+                    with httpx.stream("POST", f"{server.url}/v1/audio/speech", timeout=60,
+                                      json={"input": SENTENCE, "voice": voice, "response_format": fmt}) as response:
+                        next(b for b in response.iter_bytes() if b)
+                        times.append(time.perf_counter() - started)
+                times = sorted(times[1:])
+                p95 = times[min(len(times) - 1, int(round(0.95 * len(times))) - 1)]
+                print(f"| {voice} | {fmt} | {1000 * statistics.median(times):.0f} | {1000 * p95:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
