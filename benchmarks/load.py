@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import resource
 import statistics
 import time
 
 import httpx
+import numpy as np
 
 from emovox import Engine
 from emovox.server.app import ServerSettings, create_app
@@ -59,16 +61,16 @@ def main() -> None:
             for clients in args.clients:
                 started = time.perf_counter()
                 deadline = started + args.seconds
+                run_client = functools.partial(client, server.url, voice, deadline)
                 with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-                    results = [r for rows in pool.map(lambda i: client(server.url, voice, deadline, i), range(clients))
-                               for r in rows]
+                    results = [r for rows in pool.map(run_client, range(clients)) for r in rows]
                 wall = time.perf_counter() - started
                 ok = sorted(first for status, first, _ in results if status == 200)
                 audio_s = sum(size for *_, size in results) / 2 / 24_000
                 busy = sum(1 for status, *_ in results if status == 429)
                 other = sum(1 for status, *_ in results if status not in (200, 429))
                 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                p95 = ok[min(len(ok) - 1, int(round(0.95 * len(ok))) - 1)] if ok else float("nan")
+                p95 = float(np.percentile(ok, 95)) if ok else float("nan")
                 print(f"| {voice} | {clients} | {len(results)} | {1000 * statistics.median(ok):.0f} | "
                       f"{1000 * p95:.0f} | {audio_s / wall:.1f} | {busy} | {other} | {rss:.0f} |", flush=True)
 
