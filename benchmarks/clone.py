@@ -22,14 +22,13 @@ from pathlib import Path
 
 import numpy as np
 import soundfile
-import soxr
 
 from emovox import Engine
 from emovox.bench.intelligibility import Transcriber, corpus_wer
 from emovox.errors import EmovoxError
 from emovox.frontend.g2p.espeak import Espeak
 from emovox.voices.clone import clone
-from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, similarity
+from emovox.voices.encoder import SpeakerEncoder, similarity
 from emovox.voices.store import VoiceStore
 
 ENROLL = ("My grandmother grew tomatoes, beans and sunflowers in her garden every summer, "
@@ -75,7 +74,7 @@ def main() -> None:
     store = VoiceStore(home)
 
     def embed(samples: np.ndarray, rate: int) -> np.ndarray:
-        return encoder.embed(soxr.resample(samples, rate, SAMPLE_RATE).astype(np.float32))
+        return encoder.embed(samples, rate)
 
     def judged(voice: str, held_out: np.ndarray) -> float:
         return float(np.mean([similarity(embed(a.samples, a.sample_rate), held_out)

@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-import soxr
 
 from emovox import Engine
-from emovox.voices.adapt import PROJECTOR_FILE, StyleProjector, stock_matrix
-from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder
+from emovox.voices.adapt import PROJECTOR_FILE, StyleProjector, phoneme_ids, stock_matrix
+from emovox.voices.encoder import SpeakerEncoder
 
 TEXTS = [
     "Please call me back tonight.",
@@ -41,9 +40,9 @@ RIDGE = 0.1  # chosen on joe: 0.1 beat 1.0 (held-out similarity 0.60 vs 0.55 wit
 
 def generate(samples: int, seed: int) -> dict[str, np.ndarray]:
     engine, encoder = Engine.from_packages(), SpeakerEncoder.packaged()
-    backend = next(b for b in engine.backends if b.name == "kokoro")
+    backend = engine.backend_named("kokoro")
     packs, spread = stock_matrix(backend)
-    ids = [backend.encode(next(iter(engine.frontend.segments(t, backend.max_phonemes))).phonemes).ids for t in TEXTS]
+    ids = [phoneme_ids(engine, backend, text) for text in TEXTS]
     rng = np.random.default_rng(seed)
     weights, offsets, embeddings = [], [], []
     started = time.perf_counter()
@@ -51,7 +50,7 @@ def generate(samples: int, seed: int) -> dict[str, np.ndarray]:
         w = rng.dirichlet(np.full(len(packs), 0.5))
         d = (rng.standard_normal(spread.shape) * spread * rng.uniform(*OFFSET_SCALE)).astype(np.float32)
         audio = backend.infer_with_pack(ids[i % len(ids)], np.tensordot(w, packs, 1).astype(np.float32) + d)
-        embeddings.append(encoder.embed(soxr.resample(audio, backend.sample_rate, SAMPLE_RATE).astype(np.float32)))
+        embeddings.append(encoder.embed(audio, backend.sample_rate))
         weights.append(w)
         offsets.append(d)
         if (i + 1) % 100 == 0:

@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from emovox import Engine
+from emovox.voices.adapt import phoneme_ids
 
 SENTENCES = ["The bus leaves at noon.", "Could you pass the salt, please?", "It rained all night long.",
              "We will meet again tomorrow morning.", "Thank you for calling.", "The door was already open.",
@@ -29,8 +30,7 @@ def main() -> None:
     engine = Engine.from_packages()
     backend = engine.backend_of("joe")
     session = backend._session.get()  # the backend's own session: same model, same threads
-    ids = [backend.encode(next(iter(engine.frontend.segments(s, backend.max_phonemes))).phonemes).ids
-           for s in SENTENCES]
+    ids = [phoneme_ids(engine, backend, sentence) for sentence in SENTENCES]
     noise_scale, noise_w = backend.config.noise_scale, backend.config.noise_w
     scales = np.array([noise_scale, backend.config.length_scale, noise_w], dtype=np.float32)
 

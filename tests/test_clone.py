@@ -11,11 +11,10 @@ import sys
 import numpy as np
 import pytest
 import soundfile
-import soxr
 
 from emovox import Engine
 from emovox.voices.clone import clone
-from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, similarity
+from emovox.voices.encoder import SpeakerEncoder, similarity
 from emovox.voices.store import VoiceStore, VoiceStoreError
 
 ENROLL = "My grandmother grew tomatoes, beans and sunflowers in her garden every summer, and we helped her water them."
@@ -31,7 +30,7 @@ def _wav_bytes(audio) -> bytes:
 
 
 def _embed(encoder, audio) -> np.ndarray:
-    return encoder.embed(soxr.resample(audio.samples, audio.sample_rate, SAMPLE_RATE).astype(np.float32))
+    return encoder.embed(audio.samples, audio.sample_rate)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ import tempfile
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from emovox.errors import EmovoxError, InvalidOptionError, InvalidTextError
@@ -93,18 +92,14 @@ def _cmd_say(args: argparse.Namespace) -> int:
 def _emotion_from(args: argparse.Namespace, engine):
     """--emotion/--intensity or --prompt, then explicit --pitch/--range/--energy on top."""
     from emovox.emotion.model import Emotion
-    from emovox.emotion.resolve import resolve
+    from emovox.emotion.resolve import requested
 
     if args.emotion and args.prompt:
         raise InvalidOptionError("give either --emotion or --prompt, not both")
     if args.style_ref_voice and not args.style_ref:
         raise InvalidOptionError("--style-ref-voice names the speaker of a --style-ref clip; give the clip too")
-    if args.prompt:
-        emotion = resolve(args.prompt).emotion
-        if args.intensity is not None:
-            emotion = replace(emotion, intensity=args.intensity)
-    else:
-        emotion = Emotion(args.emotion or "neutral", 1.0 if args.intensity is None else args.intensity)
+    emotion = requested(args.emotion, args.intensity, args.prompt) or Emotion(
+        "neutral", 1.0 if args.intensity is None else args.intensity)
     if args.style_ref:
         from emovox.emotion.reference import emotion_from_clip, voice_norms
 

@@ -85,11 +85,19 @@ class Engine:
     def backends(self) -> list[Backend]:
         return list(self._backends)
 
-    def add_voice(self, backend: Backend, voice: VoiceInfo) -> None:
-        """Make a voice `backend` has just learned (a clone) speakable by name."""
+    def backend_named(self, name: str) -> Backend:
+        for backend in self._backends:
+            if backend.name == name:
+                return backend
+        raise InvalidOptionError(f"no {name!r} backend in this engine")
+
+    def add_voice(self, backend: Backend, voice: VoiceInfo, conditioning: np.ndarray) -> None:
+        """Teach `backend` a cloned voice (its style pack or pitch register) and make it speakable
+        by name; a built-in voice's name or alias is never taken over."""
         existing = self._voices.get(self._aliases.get(voice.name, voice.name))
         if existing and not existing[1].based_on:
             raise InvalidOptionError(f"voice name {voice.name!r} is taken by a built-in voice")
+        backend.add_voice(voice, conditioning)
         self._register(backend, voice)
 
     def remove_voice(self, name: str) -> None:

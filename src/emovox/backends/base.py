@@ -31,3 +31,10 @@ class Backend(Protocol):
 
     def load(self) -> None:
         """Build the inference session now instead of on first use."""
+
+    def add_voice(self, info: VoiceInfo, conditioning: np.ndarray) -> None:
+        """Speak as a cloned voice: `conditioning` is what this backend adapts (a style pack,
+        a pitch register)."""
+
+    def remove_voice(self, name: str) -> None:
+        """Forget a cloned voice."""

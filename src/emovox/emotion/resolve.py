@@ -9,7 +9,7 @@ control values that produced exactly that on this voice. Voices without a calibr
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 
 from emovox.emotion.model import EMOTIONS, Emotion, Prosody
@@ -44,6 +44,17 @@ def resolve(request: Emotion | str | None) -> Resolution:
         return Resolution(Emotion(label, float(intensity) if intensity else 1.0), "label", (request.strip(),))
     parsed = parse_prompt(request)
     return Resolution(parsed.emotion, "prompt", parsed.matched, parsed.understood)
+
+
+def requested(label: str | None, intensity: float | None, prompt: str | None) -> Emotion | None:
+    """What a request (CLI flags, API fields) asks for: a label at `intensity` (default full),
+    else a free-text prompt whose intensity `intensity` replaces when given; else None."""
+    if label:
+        return Emotion(label.strip().lower(), 1.0 if intensity is None else intensity)
+    if prompt:
+        emotion = resolve(prompt).emotion
+        return replace(emotion, intensity=intensity) if intensity is not None else emotion
+    return None
 
 
 class Calibration:

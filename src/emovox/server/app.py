@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -29,8 +29,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from emovox.audio.stream_encode import MEDIA_TYPES, PCM_RATE, StreamEncoder
-from emovox.emotion.model import Emotion
-from emovox.emotion.resolve import resolve
+from emovox.emotion.resolve import requested
 from emovox.engine import DEFAULT_VOICE, Engine
 from emovox.errors import EmovoxError
 from emovox.server import errors
@@ -106,18 +105,6 @@ class Admission:
         finally:
             self.metrics.in_flight.dec()
             self._semaphore.release()
-
-
-def _emotion_of(request: SpeechRequest) -> Emotion | str | None:
-    """`emotion` (+ `intensity`), else `prompt` or `instructions` parsed as a free-text prompt."""
-    if request.emotion:
-        label = request.emotion.strip().lower()
-        return Emotion(label, 1.0 if request.intensity is None else request.intensity)
-    text = request.prompt or request.instructions
-    if not text:
-        return None
-    emotion = resolve(text).emotion
-    return replace(emotion, intensity=request.intensity) if request.intensity is not None else emotion
 
 
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None) -> FastAPI:
@@ -196,7 +183,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
                            param="input", code="string_above_max_length")
         admission.admit()
         try:
-            chunks = engine.stream(body.input, voice=body.voice, speed=body.speed, emotion=_emotion_of(body))
+            chunks = engine.stream(body.input, voice=body.voice, speed=body.speed, emotion=requested(body.emotion, body.intensity, body.prompt or body.instructions))
         except EmovoxError as e:
             raise errors.from_engine_error(e) from None
         voice = engine.voice(body.voice)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, similarity
+from emovox.voices.encoder import SpeakerEncoder, similarity
 
 #: Seconds of search per quality level, after intake and the first guess (about 5 s). On 2
 #: cores the whole clone then takes at most 10 s (fast), 30 s of wall and 60 s of CPU time
@@ -51,6 +51,11 @@ class Adaptation:
     similarity: float
     steps: int
     seconds: float
+
+
+def phoneme_ids(engine, backend, sentence: str) -> list[int]:
+    """`backend`'s input ids for a short sentence (its first segment)."""
+    return backend.encode(next(iter(engine.frontend.segments(sentence, backend.max_phonemes))).phonemes).ids
 
 
 def stock_matrix(backend) -> tuple[np.ndarray, np.ndarray]:
@@ -102,20 +107,17 @@ def adapt_kokoro(
     """Search a Kokoro style pack whose speech embeds close to `target` (a d-vector).
 
     `progress(elapsed_s, similarity)` is called after each step."""
-    import soxr
-
     if quality not in BUDGETS:
         raise ValueError(f"unknown quality {quality!r}; choose one of {', '.join(BUDGETS)}")
     encoder = encoder or SpeakerEncoder.packaged()
-    backend = next(b for b in engine.backends if b.name == "kokoro")
+    backend = engine.backend_named("kokoro")
     stock = backend.stock_packs()
     packs, spread = stock_matrix(backend)
-    encoded = [backend.encode(next(iter(engine.frontend.segments(text, backend.max_phonemes))).phonemes).ids
-               for text in SCORING_TEXTS]
+    encoded = [phoneme_ids(engine, backend, text) for text in SCORING_TEXTS]
 
     def score(pack: np.ndarray, text: int) -> float:
         audio = backend.infer_with_pack(encoded[text], pack)
-        return similarity(encoder.embed(soxr.resample(audio, backend.sample_rate, SAMPLE_RATE)), target)
+        return similarity(encoder.embed(audio, backend.sample_rate), target)
 
     started = time.perf_counter()
     candidates = dict(stock)

@@ -23,7 +23,7 @@ from emovox.errors import EmovoxError, InvalidOptionError, UnknownVoiceError
 from emovox.types import VoiceInfo
 from emovox.voices import intake
 from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro
-from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, similarity
+from emovox.voices.encoder import SpeakerEncoder, similarity
 from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name
 
 logger = logging.getLogger(__name__)
@@ -56,13 +56,6 @@ class CloneResult:
         }
 
 
-def _backend(engine, name: str):
-    for backend in engine.backends:
-        if backend.name == name:
-            return backend
-    raise InvalidOptionError(f"no {name!r} backend in this engine")
-
-
 def _check_free(engine, name: str) -> None:
     """A clone may not take the name or alias of a built-in voice."""
     try:
@@ -75,16 +68,14 @@ def _check_free(engine, name: str) -> None:
 
 def register_voice(engine, voice: StoredVoice, tensor: np.ndarray) -> None:
     """Make a stored voice speakable by the engine."""
-    _check_free(engine, voice.name)
-    backend = _backend(engine, voice.backend)
+    backend = engine.backend_named(voice.backend)
     base = engine.voice(voice.based_on)
     adapted = "timbre and pitch" if voice.meta.get("timbre_adapted") else "pitch register only"
     info = VoiceInfo(name=voice.name, backend=voice.backend, language=base.language, gender="unknown",
                      sample_rate=base.sample_rate, based_on=voice.based_on,
                      description=f"cloned voice on {voice.based_on} ({adapted}; similarity "
                                  f"{voice.similarity:.2f} to its reference)")
-    backend.add_voice(info, tensor)
-    engine.add_voice(backend, info)
+    engine.add_voice(backend, info, tensor)
 
 
 def load_stored_voices(engine, store: VoiceStore) -> None:
@@ -150,12 +141,10 @@ def clone(
 
 def _match_register(engine, reference: intake.Reference, target: np.ndarray, encoder: SpeakerEncoder):
     """joe moved to the speaker's F0 level and range: (register, based_on, similarity, meta)."""
-    import soxr
-
     from emovox.emotion.model import Emotion
     from emovox.emotion.reference import measure_samples, voice_norms
 
-    vits = _backend(engine, "vits")
+    vits = engine.backend_named("vits")
     own_voice = vits.own_voice.name
     speaker = measure_samples(reference.samples, intake.SAMPLE_RATE)
     own = voice_norms(engine, own_voice, vits.modal_f0_band)
@@ -171,8 +160,7 @@ def _match_register(engine, reference: intake.Reference, target: np.ndarray, enc
         values = []
         for text in SCORING_TEXTS:
             audio = engine.synthesize(text, voice=own_voice, emotion=emotion)
-            embedding = encoder.embed(soxr.resample(audio.samples, audio.sample_rate, SAMPLE_RATE))
-            values.append(similarity(embedding, target))
+            values.append(similarity(encoder.embed(audio.samples, audio.sample_rate), target))
         return float(np.mean(values))
 
     achieved = score(Emotion("neutral", 0.0, pitch_st=pitch_st, pitch_range=pitch_range))

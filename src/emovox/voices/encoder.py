@@ -196,8 +196,13 @@ class SpeakerEncoder:
         raw = np.maximum(h @ weight + bias, 0.0)
         return raw / np.linalg.norm(raw, axis=1, keepdims=True)
 
-    def embed(self, samples: np.ndarray) -> np.ndarray:
-        """One utterance at 16 kHz -> its d-vector (the normalised mean of its partials)."""
+    def embed(self, samples: np.ndarray, sample_rate: int = SAMPLE_RATE) -> np.ndarray:
+        """One utterance -> its d-vector (the normalised mean of its partials), analysed at 16 kHz."""
+        if sample_rate != SAMPLE_RATE:
+            import soxr
+
+            samples = soxr.resample(samples, sample_rate, SAMPLE_RATE)
+        samples = np.asarray(samples, dtype=np.float32)
         slices = partial_slices(len(samples))
         needed = slices[-1].stop * HOP
         if needed >= len(samples):
