@@ -15,7 +15,8 @@ import hmac
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +52,7 @@ class ServerSettings:
     max_input_chars: int = 4096
     #: Chunks synthesized at once (each uses the engine's intra-op threads).
     synthesis_slots: int = 2
-    #: Requests allowed to wait for a slot before new ones get 429.
+    #: Requests admitted beyond the synthesis slots (they queue for one) before new ones get 429.
     max_waiting: int = 64
     request_timeout_s: float = 120.0
     api_keys: tuple[str, ...] = ()
@@ -75,18 +76,34 @@ class SpeechRequest(BaseModel):
 
 
 class Admission:
-    """Slots for chunk synthesis, and a bound on how many requests may wait for one."""
+    """A bound on the requests in the server, and slots for chunk synthesis.
+
+    At most `slots + max_waiting` requests are admitted at once, counted from arrival to the
+    end of their stream, so even a burst arriving together is bounded (429 beyond it); the
+    admitted ones take turns at the slots one chunk at a time."""
 
     def __init__(self, slots: int, max_waiting: int, metrics: Metrics | None = None) -> None:
-        self.slots, self.max_waiting = slots, max_waiting
+        self.slots, self.limit = slots, slots + max_waiting
         self.metrics = metrics or Metrics()
+        self.admitted = 0
         self.waiting = 0
         self._semaphore: asyncio.Semaphore | None = None  # made inside the running loop
 
-    def admit(self) -> None:
-        if self.waiting >= self.max_waiting:
-            raise ApiError(429, f"the server is busy ({self.waiting} requests waiting); retry shortly",
+    def admit(self) -> Callable[[], None]:
+        """Count a request in, or raise 429; returns the (idempotent) release for its end."""
+        if self.admitted >= self.limit:
+            raise ApiError(429, f"the server is busy ({self.admitted} requests in progress); retry shortly",
                            "rate_limit_error", code="server_busy", headers={"Retry-After": "1"})
+        self.admitted += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.admitted -= 1
+
+        return release
 
     async def run(self, function, *args):
         """`function(*args)` in a worker thread once a slot is free."""
@@ -181,16 +198,21 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         if len(body.input) > settings.max_input_chars:
             raise ApiError(400, f"input is {len(body.input)} characters; the limit is {settings.max_input_chars}",
                            param="input", code="string_above_max_length")
-        admission.admit()
+        release = admission.admit()
         try:
-            chunks = engine.stream(body.input, voice=body.voice, speed=body.speed, emotion=requested(body.emotion, body.intensity, body.prompt or body.instructions))
+            chunks = engine.stream(body.input, voice=body.voice, speed=body.speed,
+                                   emotion=requested(body.emotion, body.intensity, body.prompt or body.instructions))
         except EmovoxError as e:
+            release()
             raise errors.from_engine_error(e) from None
         voice = engine.voice(body.voice)
         started = time.perf_counter()
         sample_rate = voice.sample_rate
-        pieces = _measured(_synthesize(chunks, admission, request, started + settings.request_timeout_s),
-                           metrics, voice.backend, started)
+        synthesis = _synthesize(chunks, admission, request, started + settings.request_timeout_s, release)
+        # A stream the client abandons before its first byte is never iterated, so its
+        # `finally` never runs: releasing when it is collected keeps the count honest.
+        weakref.finalize(synthesis, release)
+        pieces = _measured(synthesis, metrics, voice.backend, started)
         rate_sent = PCM_RATE if body.response_format == "pcm" else sample_rate
         headers = {"X-Sample-Rate": str(rate_sent), "Cache-Control": "no-store"}
         if body.stream_format == "sse":
@@ -203,7 +225,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
 
 
 async def _synthesize(chunks: Iterator[AudioChunk], admission: Admission, request: Request,
-                      deadline: float) -> AsyncIterator[AudioChunk]:
+                      deadline: float, release: Callable[[], None]) -> AsyncIterator[AudioChunk]:
     """Chunks from the engine, each made in a worker thread under an admission slot."""
     done = object()
     try:
@@ -219,6 +241,7 @@ async def _synthesize(chunks: Iterator[AudioChunk], admission: Admission, reques
                 return
             yield chunk
     finally:
+        release()
         close = getattr(chunks, "close", None)
         if close:
             close()
