@@ -1,23 +1,26 @@
 """Time to first audio byte of a short sentence through the HTTP API, per voice and format.
 
-    .venv/bin/python benchmarks/first_audio.py [--repeats 20]
+    .venv/bin/python benchmarks/first_audio.py [--repeats 20] [--profile realtime] [--audio-cache]
 
 A real server on loopback (models warmed first); each request streams and the clock stops
 at the first body byte. Prints p50/p95 over the repeats (the first request is dropped).
+The audio cache is off unless --audio-cache (then every repeat after the first is a hit).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import time
 
 import httpx
 import numpy as np
 
-from emovox import Engine
+from emovox.profiles import profile
 from emovox.server.app import ServerSettings, create_app
 from emovox.server.background import BackgroundServer
+from emovox.server.scheduler import SchedulerSettings
 
 SENTENCE = "Hello, how are you today?"
 
@@ -27,8 +30,15 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha"])
     parser.add_argument("--formats", nargs="*", default=["pcm", "mp3"])
+    parser.add_argument("--profile", default="realtime")
+    parser.add_argument("--audio-cache", action="store_true")
     args = parser.parse_args()
-    with BackgroundServer(create_app(Engine.from_packages(), ServerSettings())) as server:
+    chosen = profile(args.profile)
+    if not args.audio_cache:
+        chosen = dataclasses.replace(chosen, audio_cache_mb=0)
+    settings = ServerSettings(scheduling=SchedulerSettings.from_profile(chosen))
+    print(f"profile {chosen.name}, audio cache {'on' if args.audio_cache else 'off'}\n")
+    with BackgroundServer(create_app(chosen.engine(), settings)) as server:
         print("| voice | format | p50 (ms) | p95 (ms) |\n|---|---|---|---|")
         for voice in args.voices:
             for fmt in args.formats:

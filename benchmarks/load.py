@@ -1,32 +1,50 @@
-"""Load on the HTTP API: time to first audio, throughput and errors at rising concurrency.
+"""Load on the HTTP API: time to first audio, throughput, errors and memory at rising concurrency.
 
     .venv/bin/python benchmarks/load.py [--seconds 15] [--clients 1 4 16 32] [--voices joe jf_alpha]
+        [--profile realtime] [--batch 1 4] [--batch-window-ms 20] [--audio-cache] [--json FILE]
 
 A real server on loopback in this process; N client threads each send short sentences
-back to back for the duration (bounded in time and count). Per row: requests completed,
-TTFA p50/p95 (first body byte), throughput as seconds of audio per second of wall time,
-429s and other errors, and the process's resident memory after the row.
+back to back for the duration (bounded in time and in requests per client). Per row:
+requests completed, TTFA p50/p95 (first body byte), throughput as seconds of audio per
+second of wall time, 429s and other errors, and the process's resident memory sampled
+every second (at the row's start, its end, and its peak), so growth over a long row shows.
+
+The audio cache is off unless --audio-cache: every sentence is then synthesized anew, so
+the figures are the models' work, not memory reads. `--batch 1 4` runs every row without
+batching and with batches of up to 4 (VITS only; Kokoro takes no batch dimension).
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import functools
-import resource
+import json
 import statistics
+import threading
 import time
+from pathlib import Path
 
 import httpx
 import numpy as np
 
-from emovox import Engine
+from emovox.profiles import profile
 from emovox.server.app import ServerSettings, create_app
 from emovox.server.background import BackgroundServer
+from emovox.server.scheduler import SchedulerSettings
 
-SENTENCES = ["The bus leaves at noon.", "Could you pass the salt, please?", "It rained all night long.",
-             "We will meet again tomorrow morning.", "Thank you for calling."]
-MAX_REQUESTS_PER_CLIENT = 200
+SUBJECTS = ["The bus", "Our train", "The parcel", "My sister", "The new manager", "A small boat", "The doctor"]
+EVENTS = ["leaves at noon", "arrived a little late", "will call you tomorrow", "is waiting outside",
+          "needs one more signature", "was seen near the harbour"]
+MAX_REQUESTS_PER_CLIENT = 400
+PCM_RATE = 24_000
+
+
+def sentence(n: int) -> str:
+    """Distinct short sentences (42 before one repeats), so the phoneme cache warms as in
+    real traffic while each request still costs a synthesis."""
+    return f"{SUBJECTS[n % len(SUBJECTS)]} {EVENTS[n // len(SUBJECTS) % len(EVENTS)]}."
 
 
 def client(url: str, voice: str, deadline: float, offset: int) -> list[tuple[int, float, int]]:
@@ -39,7 +57,7 @@ def client(url: str, voice: str, deadline: float, offset: int) -> list[tuple[int
             started = time.perf_counter()
             first, size = None, 0
             with session.stream("POST", f"{url}/v1/audio/speech", json={
-                    "input": SENTENCES[(n + offset) % len(SENTENCES)], "voice": voice, "response_format": "pcm"}) as r:
+                    "input": sentence(n * 7 + offset), "voice": voice, "response_format": "pcm"}) as r:
                 for block in r.iter_bytes():
                     if first is None and block:
                         first = time.perf_counter() - started
@@ -48,31 +66,90 @@ def client(url: str, voice: str, deadline: float, offset: int) -> list[tuple[int
     return results
 
 
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class MemorySampler:
+    """Resident memory of this process, sampled every `period` seconds in a thread."""
+
+    def __init__(self, period: float = 1.0) -> None:
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(period,), daemon=True)
+
+    def _run(self, period: float) -> None:
+        while not self._stop.is_set():
+            self.samples.append(rss_mb())
+            self._stop.wait(period)
+
+    def __enter__(self) -> MemorySampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.samples.append(rss_mb())
+
+
+def run_row(url: str, voice: str, clients: int, seconds: float) -> dict:
+    started = time.perf_counter()
+    run_client = functools.partial(client, url, voice, started + seconds)
+    with MemorySampler() as memory, concurrent.futures.ThreadPoolExecutor(clients) as pool:
+        results = [r for rows in pool.map(run_client, range(clients)) for r in rows]
+    wall = time.perf_counter() - started
+    ok = sorted(first for status, first, _ in results if status == 200)
+    return {
+        "voice": voice, "clients": clients, "requests": len(results),
+        "ttfa_p50_ms": 1000 * statistics.median(ok) if ok else None,
+        "ttfa_p95_ms": 1000 * float(np.percentile(ok, 95)) if ok else None,
+        "audio_s_per_s": sum(size for *_, size in results) / 2 / PCM_RATE / wall,
+        "busy_429": sum(1 for status, *_ in results if status == 429),
+        "other_errors": sum(1 for status, *_ in results if status not in (200, 429)),
+        "rss_start_mb": memory.samples[0], "rss_end_mb": memory.samples[-1], "rss_peak_mb": max(memory.samples),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--clients", nargs="*", type=int, default=[1, 4, 16, 32])
     parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha"])
+    parser.add_argument("--profile", default="realtime")
+    parser.add_argument("--batch", nargs="*", type=int, default=[1], help="max batch sizes to run (1: no batching)")
+    parser.add_argument("--batch-window-ms", type=float, default=20.0)
+    parser.add_argument("--audio-cache", action="store_true", help="keep the profile's audio cache on")
+    parser.add_argument("--json", type=Path, help="also write the rows here")
     args = parser.parse_args()
-    with BackgroundServer(create_app(Engine.from_packages(), ServerSettings())) as server:
-        print("| voice | clients | requests | TTFA p50 (ms) | TTFA p95 (ms) | audio s / s | 429 | other errors | RSS (MB) |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        for voice in args.voices:
-            for clients in args.clients:
-                started = time.perf_counter()
-                deadline = started + args.seconds
-                run_client = functools.partial(client, server.url, voice, deadline)
-                with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-                    results = [r for rows in pool.map(run_client, range(clients)) for r in rows]
-                wall = time.perf_counter() - started
-                ok = sorted(first for status, first, _ in results if status == 200)
-                audio_s = sum(size for *_, size in results) / 2 / 24_000
-                busy = sum(1 for status, *_ in results if status == 429)
-                other = sum(1 for status, *_ in results if status not in (200, 429))
-                rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                p95 = float(np.percentile(ok, 95)) if ok else float("nan")
-                print(f"| {voice} | {clients} | {len(results)} | {1000 * statistics.median(ok):.0f} | "
-                      f"{1000 * p95:.0f} | {audio_s / wall:.1f} | {busy} | {other} | {rss:.0f} |", flush=True)
+    chosen = profile(args.profile)
+    if not args.audio_cache:
+        chosen = dataclasses.replace(chosen, audio_cache_mb=0)
+    engine = chosen.engine()
+    rows = []
+    print(f"profile {chosen.name}, audio cache {'on' if args.audio_cache else 'off'}, {args.seconds:g} s per row\n")
+    print("| voice | max batch | clients | requests | TTFA p50 (ms) | TTFA p95 (ms) | audio s / s | 429 | other errors "
+          "| RSS start / end / peak (MB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for max_batch in args.batch:
+        scheduling = dataclasses.replace(SchedulerSettings.from_profile(chosen), max_batch=max_batch,
+                                         batch_window_ms=args.batch_window_ms if max_batch > 1 else 0.0)
+        with BackgroundServer(create_app(engine, ServerSettings(scheduling=scheduling))) as server:
+            for voice in args.voices:
+                if max_batch > 1 and engine.backend_of(voice).name != "vits":
+                    continue  # no batch dimension: the same rows as without batching
+                for clients in args.clients:
+                    row = {"profile": chosen.name, "max_batch": max_batch, **run_row(server.url, voice, clients, args.seconds)}
+                    rows.append(row)
+                    print(f"| {voice} | {max_batch} | {clients} | {row['requests']} | {row['ttfa_p50_ms']:.0f} | "
+                          f"{row['ttfa_p95_ms']:.0f} | {row['audio_s_per_s']:.1f} | {row['busy_429']} | "
+                          f"{row['other_errors']} | {row['rss_start_mb']:.0f} / {row['rss_end_mb']:.0f} / "
+                          f"{row['rss_peak_mb']:.0f} |", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

@@ -101,6 +101,6 @@ def test_cli_clone_say_export_import_and_remove(engine, tmp_path):
     assert emovox("voices", "import", str(tmp_path / "k.emovox")).returncode == 0
     assert "kumo-copy" in emovox("voices").stdout
     bad = emovox("clone", str(tmp_path / "k.emovox"), "--name", "x")
-    assert bad.returncode == 2 and "could not be decoded as audio" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "application/zip (zip), not audio" in bad.stderr and "Traceback" not in bad.stderr
     traversal = emovox("clone", str(reference), "--name", "../evil")
     assert traversal.returncode == 2 and "invalid voice name" in traversal.stderr

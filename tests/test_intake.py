@@ -80,7 +80,9 @@ def test_long_clip_keeps_its_best_window(speech):
     ("silence", "silent"),
     ("clipped", "heavily clipped"),
     ("one second", "got 1.0 s of speech, need at least 3 s"),
-    ("text renamed .wav", "could not be decoded as audio"),
+    ("text renamed .wav", "is text, not audio"),
+    ("pdf renamed .wav", "application/pdf"),
+    ("random bytes", "could not be decoded as audio"),
     ("empty", "empty"),
 ])
 def test_bad_uploads_get_specific_errors(speech, kind, message):
@@ -92,6 +94,8 @@ def test_bad_uploads_get_specific_errors(speech, kind, message):
         "clipped": lambda: _file(np.clip(samples * 20, -1, 1), rate),
         "one second": lambda: _file(samples[:rate], rate),
         "text renamed .wav": lambda: b"these are the minutes of the meeting\n" * 20,
+        "pdf renamed .wav": lambda: b"%PDF-1.7\n" + bytes(range(256)) * 8,
+        "random bytes": lambda: np.random.default_rng(1).bytes(30_000),
         "empty": lambda: b"",
     }[kind]()
     with pytest.raises(ReferenceAudioError, match=message):

@@ -28,7 +28,15 @@ def test_ssml_prosody_break_emphasis_and_emotion():
     assert now.emotion == Emotion("angry", 0.5)
 
 
+def test_ssml_elements_without_a_speak_root_are_still_markup():
+    wait, now = parse('Wait <break time="300ms"/> <prosody rate="fast">now</prosody>')
+    assert wait.text == "Wait" and now.pause_before_s == 0.3 and now.prosody.speed == 1.25
+    assert not has_markup("if a < b and b > c, then a < c")
+
+
 @pytest.mark.parametrize(("text", "message"), [
+    ("<prosody rate='x'>hi</prosody>", "bad prosody rate 'x'"),
+    ("Say <emphasis>this", "malformed SSML at line 1, column"),
     ("[happy We won", "unclosed emotion tag"),
     ("[sad:2] no", "out of range"),
     ("[sad:x] no", "bad intensity"),

@@ -13,13 +13,14 @@ import soundfile
 
 from emovox.server.app import ServerSettings, create_app
 from emovox.server.background import BackgroundServer
+from emovox.server.scheduler import SchedulerSettings
 
 LONG_TEXT = " ".join(f"This is sentence number {n} of a long reading." for n in range(1, 13))
 
 
 @pytest.fixture(scope="module")
 def server(engine):
-    with BackgroundServer(create_app(engine, ServerSettings(synthesis_slots=2))) as live:
+    with BackgroundServer(create_app(engine, ServerSettings(scheduling=SchedulerSettings(workers=2)))) as live:
         yield live
 
 
@@ -133,7 +134,7 @@ def test_api_keys_are_required_when_configured(engine):
 
 
 def test_saturation_answers_429_and_a_disconnect_frees_the_server(engine):
-    app = create_app(engine, ServerSettings(synthesis_slots=1, max_waiting=1, warmup=False))
+    app = create_app(engine, ServerSettings(scheduling=SchedulerSettings(workers=1, max_waiting=1), warmup=False))
     with BackgroundServer(app) as live:
         def long_request(_):
             return httpx.post(f"{live.url}/v1/audio/speech", timeout=300,
@@ -145,8 +146,10 @@ def test_saturation_answers_429_and_a_disconnect_frees_the_server(engine):
 
         # A client that hangs up after the first audio stops its synthesis: a short request
         # right after gets the single slot quickly instead of waiting for the long one.
+        # (Other sentences than above, which the audio cache now holds.)
+        unheard = LONG_TEXT.replace("a long reading", "another story")
         with httpx.stream("POST", f"{live.url}/v1/audio/speech", timeout=120,
-                          json={"input": LONG_TEXT, "voice": "joe", "response_format": "pcm"}) as response:
+                          json={"input": unheard, "voice": "joe", "response_format": "pcm"}) as response:
             next(response.iter_bytes())
         started = time.perf_counter()
         quick = httpx.post(f"{live.url}/v1/audio/speech", timeout=120,
@@ -163,6 +166,65 @@ def test_metrics_count_requests_and_time_to_first_audio(server):
     assert 'emovox_requests_total{method="POST",route="/v1/audio/speech",status="400"}' in text
     assert 'emovox_time_to_first_audio_seconds_count{backend="vits"}' in text
     assert "emovox_real_time_factor_bucket" in text and "emovox_queue_depth" in text
+
+
+def test_a_short_request_is_not_starved_by_a_long_one(engine):
+    """One worker, a twelve-sentence text in progress: a short request still finishes first,
+    because the scheduler takes one chunk per request in turn."""
+    app = create_app(engine, ServerSettings(scheduling=SchedulerSettings(workers=1), warmup=False))
+    long_text = LONG_TEXT.replace("a long reading", "a fair queue")
+    finished = {}
+    with BackgroundServer(app) as live:
+        def fetch(name: str, text: str) -> None:
+            httpx.post(f"{live.url}/v1/audio/speech", timeout=300,
+                       json={"input": text, "voice": "joe", "response_format": "pcm"}).raise_for_status()
+            finished[name] = time.perf_counter()
+
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            long_done = pool.submit(fetch, "long", long_text)
+            time.sleep(0.3)  # the long one is under way
+            pool.submit(fetch, "short", "Quick question.").result()
+            long_done.result()
+    assert finished["short"] < finished["long"]
+
+
+def test_dynamic_batching_gives_each_request_its_own_audio(engine):
+    settings = ServerSettings(scheduling=SchedulerSettings(workers=1, max_batch=4, batch_window_ms=100), warmup=False)
+    texts = ["Batch one is here.", "The second sentence is a little longer than the first.",
+             "Three.", "Number four arrives last of all."]
+    with BackgroundServer(create_app(engine, settings)) as live:
+        def fetch(text: str) -> np.ndarray:
+            response = httpx.post(f"{live.url}/v1/audio/speech", timeout=120,
+                                  json={"input": text, "voice": "joe", "response_format": "wav"})
+            return _decode(response.content)[0]
+
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            batched = list(pool.map(fetch, texts))
+        metrics = httpx.get(f"{live.url}/metrics").text
+    for text, samples in zip(texts, batched):
+        alone = engine.synthesize(text, voice="joe").samples
+        assert len(samples) == len(alone)
+        assert np.abs(samples - alone).max() < 0.01  # same audio up to float noise of the padded pass
+    observed = {line.split()[0]: float(line.split()[1]) for line in metrics.splitlines()
+                if line.startswith("emovox_batch_size_")}
+    assert observed['emovox_batch_size_count{backend="vits"}'] < len(texts)  # some jobs shared a pass
+
+
+def test_repeated_text_is_served_from_the_caches(server):
+    def cache_counts() -> dict[str, float]:
+        text = httpx.get(f"{server.url}/metrics").text
+        return {line.split()[0]: float(line.split()[1]) for line in text.splitlines()
+                if line.startswith(("emovox_cache_hits_total", "emovox_cache_misses_total"))}
+
+    body = {"input": "Your table for four is ready.", "voice": "jm_kumo", "response_format": "wav"}
+    first = httpx.post(f"{server.url}/v1/audio/speech", json=body, timeout=60)
+    before = cache_counts()
+    again = httpx.post(f"{server.url}/v1/audio/speech", json=body, timeout=60)
+    after = cache_counts()
+    assert again.content == first.content
+    for cache in ("audio", "phonemes", "prosody"):
+        assert after[f'emovox_cache_hits_total{{cache="{cache}"}}'] > before[f'emovox_cache_hits_total{{cache="{cache}"}}']
+    assert after['emovox_cache_misses_total{cache="audio"}'] == before['emovox_cache_misses_total{cache="audio"}']
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +276,9 @@ def test_upload_clone_speak_and_delete(cloning_server, engine):
 
 
 @pytest.mark.parametrize("kind, status, message", [
-    ("text file", 400, "could not be decoded as audio"),
+    ("text file", 415, "is text, not audio"),
+    ("png image", 415, "image/png"),
+    ("random bytes", 400, "could not be decoded as audio"),
     ("too large", 413, "limit"),
     ("no file", 400, "multipart file field"),
     ("bad name", 400, "invalid voice name"),
@@ -225,7 +289,11 @@ def test_bad_uploads_get_specific_errors(cloning_server, engine, kind, status, m
     clip = _clip(engine) if kind in ("bad name", "built-in name", "bad quality") else b""
     files = {"file": ("clip.wav", clip or b"these are my notes, not audio\n" * 40, "audio/wav")}
     data = {"name": "someone", "quality": "fast"}
-    if kind == "too large":
+    if kind == "png image":
+        files = {"file": ("clip.wav", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 20, "audio/wav")}
+    elif kind == "random bytes":
+        files = {"file": ("clip.wav", np.random.default_rng(5).bytes(40_000), "audio/wav")}
+    elif kind == "too large":
         files = {"file": ("big.wav", b"\0" * 3_000_000, "audio/wav")}
     elif kind == "no file":
         files = None
@@ -238,3 +306,18 @@ def test_bad_uploads_get_specific_errors(cloning_server, engine, kind, status, m
     response = httpx.post(f"{cloning_server.url}/v1/voices", files=files, data=data, timeout=60)
     assert response.status_code == status, response.text
     assert message in response.json()["error"]["message"]
+
+
+def test_a_sweep_of_every_kind_of_malformed_request_gets_no_5xx():
+    """benchmarks/malformed.py, one request of each kind (the benchmark sends 300)."""
+    import json
+    import pathlib
+    import subprocess
+    import sys
+
+    script = pathlib.Path(__file__).parents[1] / "benchmarks" / "malformed.py"
+    run = subprocess.run([sys.executable, str(script), "--requests", "37", "--json"], capture_output=True,
+                         text=True, timeout=300)
+    report = json.loads(run.stdout)
+    assert report["requests"] == 37 and report["kinds"] == 37
+    assert report["server_errors"] == [] and report["not_4xx_envelope"] == [], run.stdout

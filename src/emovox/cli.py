@@ -53,14 +53,19 @@ def _cmd_say(args: argparse.Namespace) -> int:
     import soundfile
 
     from emovox.audio.encode import FORMATS, format_of
-    from emovox.engine import Engine
+    from emovox.engine import DEFAULT_VOICE, Engine
+    from emovox.profiles import profile
 
     text = _read_text(args.text)
     fmt = args.format or (format_of(args.output) if args.output else "wav")
     if fmt not in FORMATS:
         raise InvalidOptionError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     output = args.output or _default_output(text, fmt)
-    engine = Engine.from_packages()
+    if args.profile:
+        chosen = profile(args.profile)
+        engine, args.voice = chosen.engine(), args.voice or chosen.default_voice
+    else:
+        engine, args.voice = Engine.from_packages(), args.voice or DEFAULT_VOICE
     emotion = _emotion_from(args, engine)
     started = time.perf_counter()
     controls, resolution = engine.prosody(args.voice, emotion)
@@ -222,13 +227,40 @@ def _cmd_clone(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from emovox.engine import Engine
+    from emovox.profiles import profile
     from emovox.server.app import ServerSettings, create_app
+    from emovox.server.scheduler import SchedulerSettings
 
+    chosen = profile(args.profile)
     keys = tuple(args.api_key or ()) + tuple(k for k in os.environ.get("EMOVOX_API_KEYS", "").split(",") if k)
-    settings = ServerSettings(api_keys=keys, cors_origins=tuple(args.cors_origin or ()))
-    app = create_app(Engine.from_packages(), settings)
+    settings = ServerSettings(scheduling=SchedulerSettings.from_profile(chosen), default_voice=chosen.default_voice,
+                              api_keys=keys, cors_origins=tuple(args.cors_origin or ()))
+    print(f"profile {chosen.name}: {chosen.description}", file=sys.stderr)
+    app = create_app(chosen.engine(), settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def _cmd_profiles(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from emovox.profiles import PROFILES
+
+    if args.json:
+        print(json.dumps([p.to_dict() for p in PROFILES.values()], indent=2))
+        return 0
+    table = Table("profile", "models", "voice", "threads", "workers", "batching", "first cut", "cache")
+    for p in PROFILES.values():
+        table.add_row(p.name, "+".join(p.backends), p.default_voice, str(p.intra_op_threads or "all cores"),
+                      str(p.workers or "1 per core"),
+                      f"{p.max_batch} / {p.batch_window_ms:g} ms" if p.max_batch > 1 else "off",
+                      f"{p.first_segment_chars} chars" if p.first_segment_chars else "never",
+                      f"{p.audio_cache_mb} MB")
+    console = Console()
+    console.print(table)
+    for p in PROFILES.values():
+        console.print(f"[bold]{p.name}[/bold]: {p.description}")
     return 0
 
 
@@ -278,6 +310,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from emovox.engine import DEFAULT_VOICE
+    from emovox.profiles import DEFAULT_PROFILE, PROFILES
 
     parser = argparse.ArgumentParser(prog="emovox", description="Expressive offline text-to-speech.")
     parser.add_argument("--verbose", "-v", action="store_true", help="show details and tracebacks")
@@ -286,7 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
     say = commands.add_parser("say", help="synthesize text to an audio file")
     say.add_argument("text", help="text to speak, or - to read UTF-8 from standard input")
     say.add_argument("-o", "--output", type=Path, help="output file (default: named from the text)")
-    say.add_argument("--voice", default=DEFAULT_VOICE, help=f"voice name or alias (default {DEFAULT_VOICE})")
+    say.add_argument("--voice", help=f"voice name or alias (default {DEFAULT_VOICE}, or the profile's)")
+    say.add_argument("--profile", choices=list(PROFILES), help="models, threads and caches to run with")
     say.add_argument("--speed", type=float, default=1.0, help="speaking rate, 0.25 to 4.0")
     say.add_argument("--format", choices=["wav", "flac", "ogg", "mp3"], help="default: from -o, else wav")
     say.add_argument("--emotion", help="neutral, happy, angry, sad, surprised, fearful or disgusted")
@@ -337,10 +371,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the OpenAI-compatible HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--profile", choices=list(PROFILES), default=DEFAULT_PROFILE,
+                       help=f"models, threads, workers, batching and caches (default {DEFAULT_PROFILE}; "
+                            "see 'emovox profiles')")
     serve.add_argument("--api-key", action="append", metavar="KEY",
                        help="require 'Authorization: Bearer KEY' (repeatable; also $EMOVOX_API_KEYS, comma-separated)")
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="allow browser calls from ORIGIN")
     serve.set_defaults(run=_cmd_serve)
+
+    profiles = commands.add_parser("profiles", help="list the deployment profiles and their settings")
+    profiles.add_argument("--json", action="store_true")
+    profiles.set_defaults(run=_cmd_profiles)
 
     demo = commands.add_parser("demo", help="write a few demo WAV files with different voices")
     demo.add_argument("--out", type=Path, default=Path("demo"))

@@ -2,10 +2,15 @@
 
 The engine holds components, never per-call state: voice and speed are arguments, so two
 threads can synthesize with different voices at the same time.
+
+A stream is two steps the engine also offers apart: `plan` turns text into `ChunkJob`s
+(one inference each), `infer` + `finish` turn a job into audio. A server's scheduler runs
+the second step in its own workers (and may batch jobs); the CLI just iterates `stream`.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Iterable, Iterator
@@ -17,6 +22,7 @@ import numpy as np
 from emovox.audio import effects, post
 from emovox.backends.base import Backend
 from emovox.backends.session import SessionSettings
+from emovox.caching import AUDIO_CACHE_BYTES, AudioCache, CacheStats
 from emovox.emotion import markup
 from emovox.emotion.model import Emotion, Prosody
 from emovox.emotion.resolve import Calibration, Resolution, resolve
@@ -36,6 +42,27 @@ class _Part:
     pause_before_s: float
 
 
+@dataclass(frozen=True)
+class ChunkJob:
+    """One inference: the ids a backend runs with which controls, and how its audio is finished."""
+
+    backend: Backend
+    voice: str
+    ids: tuple[int, ...]
+    speed: float
+    controls: Prosody
+    text: str
+    phonemes: str
+    index: int
+    pause_before_s: float
+    pause_after_s: float
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def cache_key(self) -> tuple:
+        return (self.backend.name, self.voice, self.ids, self.speed, self.controls)
+
+
 #: The native US English voice: accent-free, and six times faster than Kokoro here
 #: (RTF 0.03 vs 0.18) at a Whisper WER as low as the Kokoro voices' (benchmarks/README.md).
 DEFAULT_VOICE = "joe"
@@ -52,9 +79,18 @@ class Engine:
         backends: Iterable[Backend],
         frontend: EnglishFrontend | None = None,
         calibration: Calibration | None = None,
+        audio_cache_bytes: int = AUDIO_CACHE_BYTES,
+        first_segment_chars: int | None = FIRST_SEGMENT_CHARS,
     ) -> None:
+        """`audio_cache_bytes` bounds the memory of synthesized chunks kept for reuse (0: none);
+        a first sentence longer than `first_segment_chars` is cut at a clause (None: never)."""
+        self._first_segment_chars = first_segment_chars
         self._frontend = frontend or EnglishFrontend()
         self._calibration = calibration or Calibration.packaged()
+        self._audio_cache = AudioCache(audio_cache_bytes)
+        self._audio_cache_bytes = audio_cache_bytes
+        # Prompts and labels recur far more often than they vary: parse and calibrate once.
+        self._controls = functools.lru_cache(maxsize=1024)(self._resolve_controls)
         self._backends: list[Backend] = list(backends)
         self._voices: dict[str, tuple[Backend, VoiceInfo]] = {}
         self._aliases: dict[str, str] = {}
@@ -69,15 +105,23 @@ class Engine:
 
     @classmethod
     def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None,
-                      home: Path | None = None) -> Engine:
+                      home: Path | None = None, backends: tuple[str, ...] = ("vits", "kokoro"),
+                      audio_cache_bytes: int = AUDIO_CACHE_BYTES,
+                      first_segment_chars: int | None = FIRST_SEGMENT_CHARS) -> Engine:
         """The built-in voices: `joe` (Piper VITS) and the five Kokoro-82M voices, plus the
-        cloned voices stored under `home` (default: $EMOVOX_HOME or the user data directory)."""
+        cloned voices stored under `home` (default: $EMOVOX_HOME or the user data directory).
+        `backends` picks which models to carry (an edge box may want only the small one)."""
         from emovox.backends.kokoro import KokoroBackend
         from emovox.backends.vits import VitsBackend
         from emovox.voices.clone import load_stored_voices
         from emovox.voices.store import VoiceStore
 
-        engine = cls([VitsBackend.joe(settings), KokoroBackend.from_packages(settings, cache)])
+        builders = {"vits": lambda: VitsBackend.joe(settings), "kokoro": lambda: KokoroBackend.from_packages(settings, cache)}
+        unknown = set(backends) - set(builders)
+        if unknown or not backends:
+            raise InvalidOptionError(f"unknown backends {sorted(unknown)}; choose from {', '.join(builders)}")
+        engine = cls([builders[name]() for name in backends], audio_cache_bytes=audio_cache_bytes,
+                     first_segment_chars=first_segment_chars)
         load_stored_voices(engine, VoiceStore(home))
         return engine
 
@@ -99,6 +143,7 @@ class Engine:
             raise InvalidOptionError(f"voice name {voice.name!r} is taken by a built-in voice")
         backend.add_voice(voice, conditioning)
         self._register(backend, voice)
+        self._audio_cache.clear()  # a voice re-cloned under the same name sounds different
 
     def remove_voice(self, name: str) -> None:
         """Forget a cloned voice (built-in voices cannot be removed)."""
@@ -107,10 +152,16 @@ class Engine:
             raise InvalidOptionError(f"{name!r} is a built-in voice and cannot be removed")
         backend.remove_voice(info.name)
         self._voices = {k: v for k, v in self._voices.items() if k != info.name}
+        self._audio_cache.clear()
 
     def with_calibration(self, calibration: Calibration) -> Engine:
         """The same backends and frontend with other emotion calibration (for calibrating)."""
-        return Engine(self._backends, self._frontend, calibration)
+        return Engine(self._backends, self._frontend, calibration, self._audio_cache_bytes, self._first_segment_chars)
+
+    def cache_stats(self) -> dict[str, CacheStats]:
+        """Hits and misses of the phoneme, prosody-control and audio caches."""
+        return {"phonemes": self._frontend.cache_stats(), "prosody": CacheStats.of_lru(self._controls),
+                "audio": self._audio_cache.stats()}
 
     @property
     def frontend(self) -> EnglishFrontend:
@@ -145,9 +196,12 @@ class Engine:
 
     def prosody(self, voice: str, emotion: Emotion | str | None) -> tuple[Prosody, Resolution]:
         """The controls `voice` uses for `emotion` (a value, a label or a free-text prompt)."""
-        resolution = resolve(emotion)
         info = self.voice(voice)
-        return self._calibration.controls(info.based_on or info.name, resolution.emotion), resolution
+        return self._controls(info.based_on or info.name, emotion)
+
+    def _resolve_controls(self, calibrated_voice: str, emotion: Emotion | str | None) -> tuple[Prosody, Resolution]:
+        resolution = resolve(emotion)
+        return self._calibration.controls(calibrated_voice, resolution.emotion), resolution
 
     def stream(
         self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None
@@ -156,6 +210,15 @@ class Engine:
 
         Arguments are checked before this returns, so a bad request fails before any audio.
         """
+        jobs = self.plan(text, voice=voice, speed=speed, emotion=emotion)
+        return (self.finish(job, self.infer(job)) for job in jobs)
+
+    def plan(
+        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None
+    ) -> Iterator[ChunkJob]:
+        """The inferences `stream` would run, made lazily (G2P happens as they are taken).
+
+        Arguments are checked before this returns."""
         backend, info = self._resolve(voice)
         _check_speed(speed)
         controls, _ = self.prosody(info.name, emotion)
@@ -173,18 +236,17 @@ class Engine:
                 + (f" (dropped: {''.join(dropped)})" if dropped else "")
             )
         warnings = (f"dropped characters the voice cannot say: {' '.join(dropped)}",) if dropped else ()
-        return self._chunks(parts, backend, info, speed, warnings)
+        return self._jobs(parts, backend, info, speed, warnings)
 
-    def _chunks(
+    def _jobs(
         self, parts: list[_Part], backend: Backend, info: VoiceInfo, speed: float, warnings: tuple[str, ...]
-    ) -> Iterator[AudioChunk]:
+    ) -> Iterator[ChunkJob]:
         for warning in warnings:
             log.warning(warning)
         index = 0
         for part in parts:
-            pause_before = np.zeros(int(backend.sample_rate * part.pause_before_s), dtype=np.float32)
-            segments = self._frontend.segments(part.text, backend.max_phonemes, FIRST_SEGMENT_CHARS)
-            for segment in segments:
+            pause_before = part.pause_before_s
+            for segment in self._frontend.segments(part.text, backend.max_phonemes, self._first_segment_chars):
                 encoded = backend.encode(segment.phonemes)
                 chunk_warnings = warnings if index == 0 else ()
                 if encoded.dropped:
@@ -192,20 +254,52 @@ class Engine:
                                f"in {segment.text!r}")
                     log.warning(message)
                     chunk_warnings += (message,)
-                samples = backend.infer(encoded.ids, info.name, speed, part.controls)
-                samples = effects.limit(post.trim_silence(samples, backend.sample_rate))
                 pause = post.SENTENCE_PAUSE_S if segment.ends_sentence else post.CLAUSE_PAUSE_S
-                samples = post.with_pause(samples, backend.sample_rate, pause / (speed * part.controls.speed))
-                yield AudioChunk(
-                    samples=np.concatenate([pause_before, samples]),
-                    sample_rate=backend.sample_rate,
-                    text=segment.text,
-                    phonemes=segment.phonemes,
-                    index=index,
-                    warnings=chunk_warnings,
-                )
-                pause_before = pause_before[:0]
+                yield ChunkJob(backend=backend, voice=info.name, ids=tuple(encoded.ids), speed=speed,
+                               controls=part.controls, text=segment.text, phonemes=segment.phonemes, index=index,
+                               pause_before_s=pause_before, pause_after_s=pause / (speed * part.controls.speed),
+                               warnings=chunk_warnings)
+                pause_before = 0.0
                 index += 1
+
+    def infer(self, job: ChunkJob) -> np.ndarray:
+        """The job's raw waveform, from the audio cache when the same job ran before."""
+        samples = self._audio_cache.get(job.cache_key)
+        if samples is None:
+            samples = job.backend.infer(list(job.ids), job.voice, job.speed, job.controls)
+            self._audio_cache.put(job.cache_key, samples)
+        return samples
+
+    def infer_batch(self, jobs: list[ChunkJob]) -> list[np.ndarray]:
+        """Waveforms of jobs for one backend that `batch_key` groups together, in one padded
+        forward pass where the backend takes a batch (cached jobs are not recomputed)."""
+        if len(jobs) == 1 or not hasattr(jobs[0].backend, "infer_batch"):
+            return [self.infer(job) for job in jobs]
+        results = [self._audio_cache.get(job.cache_key) for job in jobs]
+        missing = [i for i, samples in enumerate(results) if samples is None]
+        if missing:
+            batch = jobs[0].backend.infer_batch([(list(jobs[i].ids), jobs[i].voice, jobs[i].speed, jobs[i].controls)
+                                                 for i in missing])
+            for i, samples in zip(missing, batch):
+                self._audio_cache.put(jobs[i].cache_key, samples)
+                results[i] = samples
+        return results
+
+    @staticmethod
+    def batch_key(job: ChunkJob) -> tuple | None:
+        """Jobs with equal keys can share a forward pass; None: this job runs alone."""
+        key = getattr(job.backend, "batch_key", None)
+        return (job.backend.name, key(job.speed, job.controls)) if key else None
+
+    @staticmethod
+    def finish(job: ChunkJob, samples: np.ndarray) -> AudioChunk:
+        """Trim, limit and pad a job's waveform into the chunk a listener gets."""
+        rate = job.backend.sample_rate
+        samples = effects.limit(post.trim_silence(samples, rate))
+        samples = np.concatenate([np.zeros(int(rate * job.pause_before_s), dtype=np.float32), samples,
+                                  np.zeros(int(rate * job.pause_after_s), dtype=np.float32)])
+        return AudioChunk(samples=samples, sample_rate=rate, text=job.text, phonemes=job.phonemes,
+                          index=job.index, warnings=job.warnings)
 
     def synthesize(
         self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None

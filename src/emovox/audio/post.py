@@ -28,7 +28,3 @@ def trim_silence(samples: np.ndarray, sample_rate: int) -> np.ndarray:
     start = max(0, loud[0] * frame - margin)
     end = min(len(samples), (loud[-1] + 1) * frame + margin)
     return samples[start:end]
-
-
-def with_pause(samples: np.ndarray, sample_rate: int, seconds: float) -> np.ndarray:
-    return np.concatenate([samples, np.zeros(int(sample_rate * seconds), dtype=samples.dtype)])

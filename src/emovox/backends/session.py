@@ -24,7 +24,8 @@ class SessionSettings:
     providers: tuple[str, ...] = ("CPUExecutionProvider",)
 
 
-def create_session(path: Path, settings: SessionSettings = SessionSettings()) -> Any:
+def create_session(path: Path | bytes, settings: SessionSettings = SessionSettings()) -> Any:
+    """A session for the model file at `path` (or a serialized model, e.g. an edited graph)."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -37,9 +38,11 @@ def create_session(path: Path, settings: SessionSettings = SessionSettings()) ->
     available = set(ort.get_available_providers())
     providers = [p for p in settings.providers if p in available] or ["CPUExecutionProvider"]
     try:
-        return ort.InferenceSession(os.fspath(path), sess_options=options, providers=providers)
+        source = path if isinstance(path, bytes) else os.fspath(path)
+        return ort.InferenceSession(source, sess_options=options, providers=providers)
     except Exception as e:  # ORT raises its own exception types for bad files
-        raise ModelAssetError(f"ONNX Runtime cannot load {path}: {e}") from e
+        what = "the edited model" if isinstance(path, bytes) else path
+        raise ModelAssetError(f"ONNX Runtime cannot load {what}: {e}") from e
 
 
 class LazySession:

@@ -26,6 +26,10 @@ from emovox.types import VoiceInfo
 #: keeps memory and first-audio latency flat.
 MAX_PHONEMES = 400
 BOS, EOS, PAD = "^", "$", "_"
+#: Piper's graph: each row's output length in frames (`y_lengths`, after the duration Ceil),
+#: exposed as a second output for batches; one frame is `HOP` samples.
+FRAME_LENGTHS_TENSOR = "/Cast_output_0"
+HOP = 256
 
 
 @dataclass(frozen=True)
@@ -82,10 +86,13 @@ class VitsBackend:
         voice: VoiceInfo,
         noise: tuple[float, float] | None = DETERMINISTIC_NOISE,
         f0_band: tuple[float, float] = effects.SPEECH_F0_BAND,
+        batch_session: LazySession | None = None,
     ) -> None:
         """`noise` = (noise_scale, noise_w); None keeps the values of the voice's sidecar.
         `f0_band` (Hz) holds this voice's own F0: it bounds the pitch analysis used to reshape
-        it and to measure the voice's register."""
+        it and to measure the voice's register. `batch_session` runs the same model with each
+        row's length as an extra output (built only if batches are run)."""
+        self._batch_session = batch_session
         #: F0 band that holds this voice's own pitch.
         self.modal_f0_band = f0_band
         self._session = session
@@ -105,7 +112,8 @@ class VitsBackend:
         piper = PiperConfig.from_dict(json.loads(config.read_text("utf-8")))
         voice = VoiceInfo(name=name, backend=cls.name, language=piper.language.split("_")[0], gender=gender,
                           sample_rate=piper.sample_rate, description=f"Piper VITS voice {model.stem}")
-        return cls(LazySession(lambda: model, settings), piper, voice, f0_band=f0_band)
+        return cls(LazySession(lambda: model, settings), piper, voice, f0_band=f0_band,
+                   batch_session=LazySession(lambda: _with_frame_lengths(model), settings))
 
     @classmethod
     def joe(cls, settings: SessionSettings = SessionSettings()) -> VitsBackend:
@@ -149,18 +157,55 @@ class VitsBackend:
         self._session.get()
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
+        return self.infer_batch([(ids, voice, speed, prosody)])[0]
+
+    def batch_key(self, speed: float, prosody: Prosody) -> float:
+        """Rows of one batch share the model's length scale (`scales` is one vector per call)."""
+        return round(speed * prosody.speed, 6)
+
+    def infer_batch(self, items: list[tuple[list[int], str, float, Prosody]]) -> list[np.ndarray]:
+        """Several id sequences with equal `batch_key` in one padded forward pass.
+
+        On 2 CPU cores a batch was no faster than the same rows one by one
+        (benchmarks/vits_batching.py), so the server batches only where a setting asks."""
+        _, _, speed, first = items[0]
+        length_scale = self.config.length_scale / (speed * first.speed)
+        scales = np.array([self.config.noise_scale, length_scale, self.config.noise_w], dtype=np.float32)
+        if len(items) == 1 or self._batch_session is None:
+            rows = [self._run(np.array([ids], dtype=np.int64), scales)[0].reshape(-1) for ids, *_ in items]
+        else:
+            lengths = np.array([len(ids) for ids, *_ in items], dtype=np.int64)
+            padded = np.zeros((len(items), lengths.max()), dtype=np.int64)
+            for row, (ids, *_) in enumerate(items):
+                padded[row, : len(ids)] = ids
+            audio, frames = self._batch_session.get().run(
+                None, {"input": padded, "input_lengths": lengths, "scales": scales})
+            audio = np.asarray(audio, dtype=np.float32).reshape(len(items), -1)
+            rows = [row[: int(count) * HOP] for row, count in zip(audio, np.asarray(frames).reshape(-1))]
+        return [self._shaped(samples, voice, prosody) for samples, (_, voice, _, prosody) in zip(rows, items)]
+
+    def _run(self, ids: np.ndarray, scales: np.ndarray) -> np.ndarray:
+        (audio,) = self._session.get().run(None, {
+            "input": ids, "input_lengths": np.array([ids.shape[1]], dtype=np.int64), "scales": scales})
+        return np.asarray(audio, dtype=np.float32)
+
+    def _shaped(self, samples: np.ndarray, voice: str, prosody: Prosody) -> np.ndarray:
+        """Pitch (and a cloned voice's register), loudness and tilt, applied to the waveform."""
         if voice in self._registers:
             pitch_st, pitch_range = self._registers[voice]
             prosody = replace(prosody, pitch_st=prosody.pitch_st + pitch_st,
                               pitch_range=prosody.pitch_range * pitch_range)
-        length_scale = self.config.length_scale / (speed * prosody.speed)
-        scales = np.array([self.config.noise_scale, length_scale, self.config.noise_w], dtype=np.float32)
-        (audio,) = self._session.get().run(None, {
-            "input": np.array([ids], dtype=np.int64),
-            "input_lengths": np.array([len(ids)], dtype=np.int64),
-            "scales": scales,
-        })
-        samples = np.asarray(audio, dtype=np.float32).reshape(-1)
         samples = effects.reshape_pitch(samples, self.sample_rate, prosody.pitch_st, prosody.pitch_range,
                                          self.modal_f0_band)
         return effects.shape_level(samples, self.sample_rate, prosody.energy_db, prosody.tilt_db)
+
+
+def _with_frame_lengths(model: Path) -> bytes:
+    """The Piper model at `model` with each row's output length (frames) as a second output:
+    a shorter row's audio is followed by low decoder noise, not zeros, up to the batch's end."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    graph_model = onnx.load(str(model))
+    graph_model.graph.output.append(helper.make_tensor_value_info(FRAME_LENGTHS_TENSOR, TensorProto.INT64, [None]))
+    return graph_model.SerializeToString()

@@ -34,6 +34,8 @@ class Span:
 _TAG = re.compile(r"\[([A-Za-z]+)(?::([^\]\s]*))?\]")
 _UNCLOSED_TAG = re.compile(r"\[(?:neutral|happy|angry|sad|surprised|fearful|disgusted)(?::[\d.]*)?(?=[^\]\w:]|$)",
                            re.IGNORECASE)
+#: SSML elements written without a <speak> root: read as if wrapped in one.
+_SSML_FRAGMENT = re.compile(r"</?(?:prosody|break|emphasis|emotion)\b", re.IGNORECASE)
 _RATES = {"x-slow": 0.6, "slow": 0.8, "medium": 1.0, "default": 1.0, "fast": 1.25, "x-fast": 1.5}
 _PITCHES = {"x-low": -4.0, "low": -2.0, "medium": 0.0, "default": 0.0, "high": 2.0, "x-high": 4.0}
 _VOLUMES = {"silent": -30.0, "x-soft": -9.0, "soft": -5.0, "medium": 0.0, "default": 0.0, "loud": 4.0,
@@ -48,13 +50,15 @@ MAX_BREAK_S = 10.0
 def has_markup(text: str) -> bool:
     stripped = text.lstrip()
     return stripped.startswith("<speak") or any(m.group(1).lower() in EMOTIONS for m in _TAG.finditer(text)) \
-        or _UNCLOSED_TAG.search(text) is not None
+        or _UNCLOSED_TAG.search(text) is not None or _SSML_FRAGMENT.search(text) is not None
 
 
 def parse(text: str) -> list[Span]:
     """Spans of `text`; plain text without markup is one span."""
     if text.lstrip().startswith("<speak"):
         return _parse_ssml(text)
+    if _SSML_FRAGMENT.search(text):
+        return _parse_ssml(f"<speak>{text}</speak>", offset=len("<speak>"))
     return _parse_inline(text)
 
 
@@ -94,11 +98,13 @@ def _append(spans: list[Span], text: str, emotion: Emotion | None) -> None:
         spans.append(Span(" ".join(text.split()), emotion))
 
 
-def _parse_ssml(text: str) -> list[Span]:
+def _parse_ssml(text: str, offset: int = 0) -> list[Span]:
+    """`offset`: characters added before the caller's text on its first line (not counted in errors)."""
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as e:
         line, column = e.position
+        column -= offset if line == 1 else 0
         reason = str(e).rsplit(": line", 1)[0]
         raise MarkupError(f"malformed SSML at line {line}, column {column + 1}: {reason}") from None
     if root.tag != "speak":

@@ -6,9 +6,11 @@ one inference may take.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from emovox.caching import CacheStats
 from emovox.frontend import segment
 from emovox.frontend.g2p.english import EnglishG2P
 from emovox.frontend.normalize import Normalized, normalize
@@ -31,8 +33,11 @@ class EnglishFrontend:
 
     language = "en"
 
-    def __init__(self, g2p: EnglishG2P | None = None) -> None:
+    def __init__(self, g2p: EnglishG2P | None = None, phoneme_cache_size: int = 4096) -> None:
+        """`phoneme_cache_size`: sentences whose phonemes are kept (espeak is the costly step
+        of the text side, and servers hear the same sentences again)."""
         self._g2p = g2p
+        self._phonemize = functools.lru_cache(maxsize=phoneme_cache_size)(self._phonemize_uncached)
 
     @property
     def g2p(self) -> EnglishG2P:
@@ -44,7 +49,13 @@ class EnglishFrontend:
         return normalize(text)
 
     def phonemize(self, text: str) -> str:
+        return self._phonemize(text)
+
+    def _phonemize_uncached(self, text: str) -> str:
         return self.g2p(text.translate(_SILENT_MARKS))
+
+    def cache_stats(self) -> CacheStats:
+        return CacheStats.of_lru(self._phonemize)
 
     def segments(
         self,

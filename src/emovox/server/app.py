@@ -1,15 +1,14 @@
 """The HTTP API: OpenAI's speech endpoint and its neighbours, over one Engine.
 
 `create_app(engine, settings)` builds the app; nothing lives at module level. Models are
-loaded and warmed in the lifespan (`/readyz` is 503 until then). Synthesis runs in worker
-threads one chunk at a time: each chunk takes a slot from `Admission`, so a long text
-cannot hold the server while short requests wait, and a client that disconnects stops
+loaded and warmed in the lifespan (`/readyz` is 503 until then). The engine plans a
+request's chunks; the `Scheduler` synthesizes them one at a time in its workers, so a long
+text cannot hold the server while short requests wait, and a client that disconnects stops
 the work at the next chunk.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hmac
 import json
@@ -31,12 +30,13 @@ from starlette.concurrency import run_in_threadpool
 
 from emovox.audio.stream_encode import MEDIA_TYPES, PCM_RATE, StreamEncoder
 from emovox.emotion.resolve import requested
-from emovox.engine import DEFAULT_VOICE, Engine
+from emovox.engine import DEFAULT_VOICE, ChunkJob, Engine
 from emovox.errors import EmovoxError
 from emovox.server import errors
 from emovox.server import voices as voice_routes
 from emovox.server.errors import ApiError
 from emovox.server.metrics import Metrics, MetricsMiddleware
+from emovox.server.scheduler import Busy, Scheduler, SchedulerSettings
 from emovox.types import AudioChunk
 from emovox.voices.intake import MAX_UPLOAD_BYTES
 from emovox.voices.store import VoiceStore
@@ -50,10 +50,9 @@ PLAYGROUND = Path(__file__).with_name("static") / "index.html"
 @dataclass(frozen=True)
 class ServerSettings:
     max_input_chars: int = 4096
-    #: Chunks synthesized at once (each uses the engine's intra-op threads).
-    synthesis_slots: int = 2
-    #: Requests admitted beyond the synthesis slots (they queue for one) before new ones get 429.
-    max_waiting: int = 64
+    scheduling: SchedulerSettings = SchedulerSettings()
+    #: The voice of a request that names none.
+    default_voice: str = DEFAULT_VOICE
     request_timeout_s: float = 120.0
     api_keys: tuple[str, ...] = ()
     cors_origins: tuple[str, ...] = ()
@@ -64,7 +63,7 @@ class ServerSettings:
 class SpeechRequest(BaseModel):
     model: str = "emovox"
     input: str = Field(min_length=1)
-    voice: str = DEFAULT_VOICE
+    voice: str | None = None
     response_format: Literal["mp3", "opus", "aac", "flac", "wav", "pcm"] = "mp3"
     speed: float = Field(1.0, ge=0.25, le=4.0)
     instructions: str | None = None
@@ -75,60 +74,12 @@ class SpeechRequest(BaseModel):
     prompt: str | None = None
 
 
-class Admission:
-    """A bound on the requests in the server, and slots for chunk synthesis.
-
-    At most `slots + max_waiting` requests are admitted at once, counted from arrival to the
-    end of their stream, so even a burst arriving together is bounded (429 beyond it); the
-    admitted ones take turns at the slots one chunk at a time."""
-
-    def __init__(self, slots: int, max_waiting: int, metrics: Metrics | None = None) -> None:
-        self.slots, self.limit = slots, slots + max_waiting
-        self.metrics = metrics or Metrics()
-        self.admitted = 0
-        self.waiting = 0
-        self._semaphore: asyncio.Semaphore | None = None  # made inside the running loop
-
-    def admit(self) -> Callable[[], None]:
-        """Count a request in, or raise 429; returns the (idempotent) release for its end."""
-        if self.admitted >= self.limit:
-            raise ApiError(429, f"the server is busy ({self.admitted} requests in progress); retry shortly",
-                           "rate_limit_error", code="server_busy", headers={"Retry-After": "1"})
-        self.admitted += 1
-        released = False
-
-        def release() -> None:
-            nonlocal released
-            if not released:
-                released = True
-                self.admitted -= 1
-
-        return release
-
-    async def run(self, function, *args):
-        """`function(*args)` in a worker thread once a slot is free."""
-        if self._semaphore is None:
-            self._semaphore = asyncio.Semaphore(self.slots)
-        self.waiting += 1
-        self.metrics.waiting.set(self.waiting)
-        try:
-            await self._semaphore.acquire()
-        finally:
-            self.waiting -= 1
-            self.metrics.waiting.set(self.waiting)
-        self.metrics.in_flight.inc()
-        try:
-            return await run_in_threadpool(function, *args)
-        finally:
-            self.metrics.in_flight.dec()
-            self._semaphore.release()
-
-
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None) -> FastAPI:
     """The API over `engine`; cloned voices are stored in `store` (default: $EMOVOX_HOME)."""
     state = {"ready": False}
     metrics = Metrics()
-    admission = Admission(settings.synthesis_slots, settings.max_waiting, metrics)
+    metrics.watch_caches(engine.cache_stats)
+    scheduler = Scheduler(engine, settings.scheduling, metrics)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI):
@@ -136,6 +87,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
             await run_in_threadpool(engine.warmup)
         state["ready"] = True
         yield
+        await run_in_threadpool(scheduler.close)
 
     app = FastAPI(title="emovox", version="0.1", lifespan=lifespan)
     errors.install(app)
@@ -198,17 +150,20 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         if len(body.input) > settings.max_input_chars:
             raise ApiError(400, f"input is {len(body.input)} characters; the limit is {settings.max_input_chars}",
                            param="input", code="string_above_max_length")
-        release = admission.admit()
         try:
-            chunks = engine.stream(body.input, voice=body.voice, speed=body.speed,
-                                   emotion=requested(body.emotion, body.intensity, body.prompt or body.instructions))
+            voice = engine.voice(body.voice or settings.default_voice)
+            jobs = engine.plan(body.input, voice=voice.name, speed=body.speed,
+                               emotion=requested(body.emotion, body.intensity, body.prompt or body.instructions))
         except EmovoxError as e:
-            release()
             raise errors.from_engine_error(e) from None
-        voice = engine.voice(body.voice)
+        try:
+            release = scheduler.admit(voice.backend)
+        except Busy as e:
+            raise ApiError(429, str(e), "rate_limit_error", code="server_busy",
+                           headers={"Retry-After": str(e.retry_after_s)}) from None
         started = time.perf_counter()
         sample_rate = voice.sample_rate
-        synthesis = _synthesize(chunks, admission, request, started + settings.request_timeout_s, release)
+        synthesis = _synthesize(jobs, scheduler, request, started + settings.request_timeout_s, release)
         # A stream the client abandons before its first byte is never iterated, so its
         # `finally` never runs: releasing when it is collected keeps the count honest.
         weakref.finalize(synthesis, release)
@@ -224,9 +179,9 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
     return app
 
 
-async def _synthesize(chunks: Iterator[AudioChunk], admission: Admission, request: Request,
+async def _synthesize(jobs: Iterator[ChunkJob], scheduler: Scheduler, request: Request,
                       deadline: float, release: Callable[[], None]) -> AsyncIterator[AudioChunk]:
-    """Chunks from the engine, each made in a worker thread under an admission slot."""
+    """The request's chunks, one job at a time through the scheduler."""
     done = object()
     try:
         while True:
@@ -236,15 +191,12 @@ async def _synthesize(chunks: Iterator[AudioChunk], admission: Admission, reques
             if time.perf_counter() > deadline:
                 logger.warning("request exceeded its time limit; stopping synthesis")
                 return
-            chunk = await admission.run(next, chunks, done)
-            if chunk is done:
+            job = await run_in_threadpool(next, jobs, done)  # G2P of the next sentence
+            if job is done:
                 return
-            yield chunk
+            yield await scheduler.run(job)
     finally:
         release()
-        close = getattr(chunks, "close", None)
-        if close:
-            close()
 
 
 async def _measured(pieces: AsyncIterator[AudioChunk], metrics: Metrics, backend: str,

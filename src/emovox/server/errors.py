@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from emovox.emotion.markup import MarkupError
 from emovox.errors import EmovoxError, UnknownVoiceError
+from emovox.voices.intake import NotAudioError
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +40,8 @@ def from_engine_error(error: EmovoxError) -> ApiError:
         return ApiError(400, str(error), param="voice", code="voice_not_found")
     if isinstance(error, MarkupError):
         return ApiError(400, str(error), param="input", code="invalid_markup")
+    if isinstance(error, NotAudioError):
+        return ApiError(415, str(error), param="file", code="unsupported_media_type")
     return ApiError(400, str(error), code="invalid_value")
 
 

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+from emovox.caching import CacheStats
 
 LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 RTF_BUCKETS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32)
 
 
 class Metrics:
@@ -24,8 +29,16 @@ class Metrics:
                              ("backend",), buckets=RTF_BUCKETS, registry=self.registry)
         self.audio_seconds = Counter("emovox_audio_seconds", "seconds of audio produced", ("backend",),
                                      registry=self.registry)
-        self.waiting = Gauge("emovox_queue_depth", "requests waiting for a synthesis slot", registry=self.registry)
-        self.in_flight = Gauge("emovox_syntheses_in_flight", "chunks being synthesized now", registry=self.registry)
+        self.queue_depth = Gauge("emovox_queue_depth", "chunk jobs waiting for a worker, by backend", ("backend",),
+                                 registry=self.registry)
+        self.in_flight = Gauge("emovox_syntheses_in_flight", "chunks being synthesized now, by backend",
+                               ("backend",), registry=self.registry)
+        self.batch_size = Histogram("emovox_batch_size", "chunk jobs per forward pass, by backend", ("backend",),
+                                    buckets=BATCH_BUCKETS, registry=self.registry)
+
+    def watch_caches(self, stats: Callable[[], dict[str, CacheStats]]) -> None:
+        """Report the caches behind `stats` (read at each scrape)."""
+        self.registry.register(_CacheCollector(stats))
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
@@ -56,3 +69,20 @@ class MetricsMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_and_record)
+
+
+class _CacheCollector:
+    def __init__(self, stats: Callable[[], dict[str, CacheStats]]) -> None:
+        self._stats = stats
+
+    def collect(self):
+        hits = CounterMetricFamily("emovox_cache_hits", "cache lookups that hit", labels=("cache",))
+        misses = CounterMetricFamily("emovox_cache_misses", "cache lookups that missed", labels=("cache",))
+        ratio = GaugeMetricFamily("emovox_cache_hit_ratio", "hits over lookups since start", labels=("cache",))
+        entries = GaugeMetricFamily("emovox_cache_entries", "entries held now", labels=("cache",))
+        for name, stats in self._stats().items():
+            hits.add_metric((name,), stats.hits)
+            misses.add_metric((name,), stats.misses)
+            ratio.add_metric((name,), stats.hit_ratio)
+            entries.add_metric((name,), stats.entries)
+        yield from (hits, misses, ratio, entries)

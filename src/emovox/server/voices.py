@@ -22,7 +22,7 @@ from emovox.errors import EmovoxError
 from emovox.server.errors import ApiError, from_engine_error
 from emovox.voices.adapt import BUDGETS
 from emovox.voices.clone import METHODS, clone
-from emovox.voices.intake import DENOISE_MODES, MAX_UPLOAD_BYTES
+from emovox.voices.intake import DENOISE_MODES, MAX_UPLOAD_BYTES, NotAudioError, sniff
 from emovox.voices.store import VoiceStore
 
 MAX_JOBS = 100
@@ -70,6 +70,10 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
         if len(data) > max_upload_bytes:
             raise ApiError(413, f"the upload is over {max_upload_bytes / 2**20:.0f} MB", param="file",
                            code="file_too_large")
+        try:
+            sniff(data)  # before anything parses it, and before a job is accepted
+        except NotAudioError as e:
+            raise from_engine_error(e) from None
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
         return data, fields
 

@@ -40,6 +40,35 @@ class ReferenceAudioError(EmovoxError, ValueError):
     """A reference clip that cannot be used for cloning; the message says why and what to do."""
 
 
+class NotAudioError(ReferenceAudioError):
+    """The file's own first bytes say it is something other than audio."""
+
+
+#: The formats we ask for, named in every rejection.
+ACCEPTED = "wav, flac, ogg/opus, mp3, m4a/aac or webm"
+
+
+def sniff(data: bytes) -> None:
+    """Refuse a file whose content says it is not audio (an image, a PDF, an archive, text)
+    before any decoder parses it; the extension and declared content type are not trusted."""
+    import filetype
+
+    kind = filetype.guess(data[:8192])
+    if kind is not None and not kind.mime.startswith(("audio/", "video/")):
+        raise NotAudioError(f"the file is {kind.mime} ({kind.extension}), not audio; upload {ACCEPTED}")
+    head = data[:512]
+    if kind is None and head and _looks_like_text(head):
+        raise NotAudioError(f"the file is text, not audio; upload {ACCEPTED}")
+
+
+def _looks_like_text(head: bytes) -> bool:
+    try:
+        decoded = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return all(ch.isprintable() or ch in "\t\r\n" for ch in decoded)
+
+
 @dataclass(frozen=True)
 class IntakeReport:
     source_rate: int
@@ -93,8 +122,7 @@ def decode(data: bytes) -> tuple[np.ndarray, int, int]:
         raise
     except (av.FFmpegError, UnicodeDecodeError, ValueError) as e:
         raise ReferenceAudioError(
-            "the file could not be decoded as audio; use wav, flac, ogg/opus, mp3, m4a/aac or webm "
-            f"({type(e).__name__})") from None
+            f"the file could not be decoded as audio; use {ACCEPTED} ({type(e).__name__})") from None
     if not chunks or not rate or not sum(len(c) for c in chunks):
         raise ReferenceAudioError("the file contains no audio samples")
     return np.concatenate(chunks).astype(np.float32), int(rate), int(channels or 1)
@@ -181,6 +209,7 @@ def prepare(data: bytes, denoise: str = "auto") -> Reference:
                                   f"{MAX_UPLOAD_BYTES // 2**20} MB (10-20 s of speech is plenty)")
     if not data:
         raise ReferenceAudioError("the file is empty")
+    sniff(data)
     decoded, rate, channels = decode(data)
     source_s = len(decoded) / rate
     warnings: list[str] = []
