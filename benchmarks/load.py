@@ -3,11 +3,11 @@
     .venv/bin/python benchmarks/load.py [--seconds 15] [--clients 1 4 16 32] [--voices joe jf_alpha]
         [--profile realtime] [--batch 1 4] [--batch-window-ms 20] [--audio-cache] [--json FILE]
 
-A real server on loopback in this process; N client threads each send short sentences
-back to back for the duration (bounded in time and in requests per client). Per row:
-requests completed, TTFA p50/p95 (first body byte), throughput as seconds of audio per
-second of wall time, 429s and other errors, and the process's resident memory sampled
-every second (at the row's start, its end, and its peak), so growth over a long row shows.
+A real server on loopback in a child process; N client threads here each send short
+sentences back to back for the duration (bounded in time and in requests per client). Per
+row: requests completed, TTFA p50/p95 (first body byte), throughput as seconds of audio
+per second of wall time, 429s and other errors, and the server process's resident memory
+sampled every second (at the row's start, its end, and its peak), so growth shows.
 
 The audio cache is off unless --audio-cache: every sentence is then synthesized anew, so
 the figures are the models' work, not memory reads. `--batch 1 4` runs every row without
@@ -21,6 +21,8 @@ import concurrent.futures
 import dataclasses
 import functools
 import json
+import multiprocessing
+import socket
 import statistics
 import threading
 import time
@@ -31,7 +33,6 @@ import numpy as np
 
 from emovox.profiles import profile
 from emovox.server.app import ServerSettings, create_app
-from emovox.server.background import BackgroundServer
 from emovox.server.scheduler import SchedulerSettings
 
 SUBJECTS = ["The bus", "Our train", "The parcel", "My sister", "The new manager", "A small boat", "The doctor"]
@@ -66,24 +67,25 @@ def client(url: str, voice: str, deadline: float, offset: int) -> list[tuple[int
     return results
 
 
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
 
 class MemorySampler:
-    """Resident memory of this process, sampled every `period` seconds in a thread."""
+    """Resident memory of process `pid`, sampled every `period` seconds in a thread."""
 
-    def __init__(self, period: float = 1.0) -> None:
+    def __init__(self, pid: int, period: float = 1.0) -> None:
+        self.pid = pid
         self.samples: list[float] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(period,), daemon=True)
 
     def _run(self, period: float) -> None:
         while not self._stop.is_set():
-            self.samples.append(rss_mb())
+            self.samples.append(rss_mb(self.pid))
             self._stop.wait(period)
 
     def __enter__(self) -> MemorySampler:
@@ -93,13 +95,54 @@ class MemorySampler:
     def __exit__(self, *_) -> None:
         self._stop.set()
         self._thread.join()
-        self.samples.append(rss_mb())
+        self.samples.append(rss_mb(self.pid))
 
 
-def run_row(url: str, voice: str, clients: int, seconds: float) -> dict:
+def serve(profile_name: str, audio_cache: bool, scheduling: SchedulerSettings, port: int) -> None:
+    """The server, in its own process (its memory is then only its own)."""
+    import uvicorn
+
+    chosen = profile(profile_name)
+    if not audio_cache:
+        chosen = dataclasses.replace(chosen, audio_cache_mb=0)
+    app = create_app(chosen.engine(), ServerSettings(scheduling=scheduling, default_voice=chosen.default_voice))
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+class ServerProcess:
+    def __init__(self, *args) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._process = multiprocessing.get_context("spawn").Process(target=serve, args=(*args, self.port))
+
+    def __enter__(self) -> ServerProcess:
+        self._process.start()
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and self._process.is_alive():
+            try:
+                if httpx.get(f"{self.url}/readyz", timeout=2).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.5)
+        self._process.terminate()
+        raise RuntimeError("the server did not become ready")
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    def __exit__(self, *_) -> None:
+        self._process.terminate()
+        self._process.join(30)
+
+
+def run_row(server: ServerProcess, voice: str, clients: int, seconds: float) -> dict:
     started = time.perf_counter()
-    run_client = functools.partial(client, url, voice, started + seconds)
-    with MemorySampler() as memory, concurrent.futures.ThreadPoolExecutor(clients) as pool:
+    run_client = functools.partial(client, server.url, voice, started + seconds)
+    with MemorySampler(server.pid) as memory, concurrent.futures.ThreadPoolExecutor(clients) as pool:
         results = [r for rows in pool.map(run_client, range(clients)) for r in rows]
     wall = time.perf_counter() - started
     ok = sorted(first for status, first, _ in results if status == 200)
@@ -126,9 +169,6 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the rows here")
     args = parser.parse_args()
     chosen = profile(args.profile)
-    if not args.audio_cache:
-        chosen = dataclasses.replace(chosen, audio_cache_mb=0)
-    engine = chosen.engine()
     rows = []
     print(f"profile {chosen.name}, audio cache {'on' if args.audio_cache else 'off'}, {args.seconds:g} s per row\n")
     print("| voice | max batch | clients | requests | TTFA p50 (ms) | TTFA p95 (ms) | audio s / s | 429 | other errors "
@@ -137,12 +177,12 @@ def main() -> None:
     for max_batch in args.batch:
         scheduling = dataclasses.replace(SchedulerSettings.from_profile(chosen), max_batch=max_batch,
                                          batch_window_ms=args.batch_window_ms if max_batch > 1 else 0.0)
-        with BackgroundServer(create_app(engine, ServerSettings(scheduling=scheduling))) as server:
+        with ServerProcess(chosen.name, args.audio_cache, scheduling) as server:
             for voice in args.voices:
-                if max_batch > 1 and engine.backend_of(voice).name != "vits":
-                    continue  # no batch dimension: the same rows as without batching
+                if max_batch > 1 and voice != "joe":
+                    continue  # only the VITS voice takes a batch: Kokoro's rows would not change
                 for clients in args.clients:
-                    row = {"profile": chosen.name, "max_batch": max_batch, **run_row(server.url, voice, clients, args.seconds)}
+                    row = {"profile": chosen.name, "max_batch": max_batch, **run_row(server, voice, clients, args.seconds)}
                     rows.append(row)
                     print(f"| {voice} | {max_batch} | {clients} | {row['requests']} | {row['ttfa_p50_ms']:.0f} | "
                           f"{row['ttfa_p95_ms']:.0f} | {row['audio_s_per_s']:.1f} | {row['busy_429']} | "
