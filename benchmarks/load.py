@@ -1,7 +1,7 @@
 """Load on the HTTP API: time to first audio, throughput, errors and memory at rising concurrency.
 
     .venv/bin/python benchmarks/load.py [--seconds 15] [--clients 1 4 16 32] [--voices joe jf_alpha]
-        [--profile realtime] [--batch 1 4] [--batch-window-ms 20] [--audio-cache] [--json FILE]
+        [--profile realtime] [--batch 1 4] [--batch-window-ms 20] [--audio-cache] [--paced] [--json FILE]
 
 A real server on loopback in a child process; N client threads here each send short
 sentences back to back for the duration (bounded in time and in requests per client). Per
@@ -12,6 +12,8 @@ sampled every second (at the row's start, its end, and its peak), so growth show
 The audio cache is off unless --audio-cache: every sentence is then synthesized anew, so
 the figures are the models' work, not memory reads. `--batch 1 4` runs every row without
 batching and with batches of up to 4 (VITS only; Kokoro takes no batch dimension).
+`--paced` makes each client a listener (live streams, as `emovox plan` counts them)
+instead of a client that asks again as soon as its audio has arrived.
 """
 
 from __future__ import annotations
@@ -48,8 +50,9 @@ def sentence(n: int) -> str:
     return f"{SUBJECTS[n % len(SUBJECTS)]} {EVENTS[n // len(SUBJECTS) % len(EVENTS)]}."
 
 
-def client(url: str, voice: str, deadline: float, offset: int) -> list[tuple[int, float, int]]:
-    """(status, time to first byte, bytes of pcm) per request until the deadline."""
+def client(url: str, voice: str, deadline: float, paced: bool, offset: int) -> list[tuple[int, float, int]]:
+    """(status, time to first byte, bytes of pcm) per request until the deadline. A paced
+    client is a listener: it asks for the next sentence when the last one has played."""
     results = []
     with httpx.Client(timeout=120) as session:
         for n in range(MAX_REQUESTS_PER_CLIENT):
@@ -64,6 +67,8 @@ def client(url: str, voice: str, deadline: float, offset: int) -> list[tuple[int
                         first = time.perf_counter() - started
                     size += len(block)
             results.append((r.status_code, first or 0.0, size if r.status_code == 200 else 0))
+            if paced:
+                time.sleep(max(0.0, started + size / 2 / PCM_RATE - time.perf_counter()))
     return results
 
 
@@ -139,9 +144,9 @@ class ServerProcess:
         self._process.join(30)
 
 
-def run_row(server: ServerProcess, voice: str, clients: int, seconds: float) -> dict:
+def run_row(server: ServerProcess, voice: str, clients: int, seconds: float, paced: bool) -> dict:
     started = time.perf_counter()
-    run_client = functools.partial(client, server.url, voice, started + seconds)
+    run_client = functools.partial(client, server.url, voice, started + seconds, paced)
     with MemorySampler(server.pid) as memory, concurrent.futures.ThreadPoolExecutor(clients) as pool:
         results = [r for rows in pool.map(run_client, range(clients)) for r in rows]
     wall = time.perf_counter() - started
@@ -166,6 +171,8 @@ def main() -> None:
     parser.add_argument("--batch", nargs="*", type=int, default=[1], help="max batch sizes to run (1: no batching)")
     parser.add_argument("--batch-window-ms", type=float, default=20.0)
     parser.add_argument("--audio-cache", action="store_true", help="keep the profile's audio cache on")
+    parser.add_argument("--paced", action="store_true",
+                        help="clients are listeners: the next request when the last audio has played")
     parser.add_argument("--json", type=Path, help="also write the rows here")
     args = parser.parse_args()
     chosen = profile(args.profile)
@@ -182,7 +189,8 @@ def main() -> None:
                 if max_batch > 1 and voice != "joe":
                     continue  # only the VITS voice takes a batch: Kokoro's rows would not change
                 for clients in args.clients:
-                    row = {"profile": chosen.name, "max_batch": max_batch, **run_row(server, voice, clients, args.seconds)}
+                    row = {"profile": chosen.name, "max_batch": max_batch, "paced": args.paced,
+                           **run_row(server, voice, clients, args.seconds, args.paced)}
                     rows.append(row)
                     print(f"| {voice} | {max_batch} | {clients} | {row['requests']} | {row['ttfa_p50_ms']:.0f} | "
                           f"{row['ttfa_p95_ms']:.0f} | {row['audio_s_per_s']:.1f} | {row['busy_429']} | "

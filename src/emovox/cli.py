@@ -6,6 +6,7 @@ Bad input ends with a one-line message and a non-zero exit; `--verbose` adds det
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import os
@@ -232,6 +233,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from emovox.server.scheduler import SchedulerSettings
 
     chosen = profile(args.profile)
+    overrides = {"workers": args.workers, "intra_op_threads": args.threads}
+    chosen = dataclasses.replace(chosen, **{k: v for k, v in overrides.items() if v is not None})
     keys = tuple(args.api_key or ()) + tuple(k for k in os.environ.get("EMOVOX_API_KEYS", "").split(",") if k)
     settings = ServerSettings(scheduling=SchedulerSettings.from_profile(chosen), default_voice=chosen.default_voice,
                               api_keys=keys, cors_origins=tuple(args.cors_origin or ()))
@@ -245,23 +248,96 @@ def _cmd_profiles(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from emovox.bench import suite
     from emovox.profiles import PROFILES
 
+    results_path = suite.results_file()
+    measured = {}
+    if results_path.is_file():
+        results = json.loads(results_path.read_text("utf-8"))
+        measured = {run["profile"]["name"]: run for run in results["profiles"]}
     if args.json:
-        print(json.dumps([p.to_dict() for p in PROFILES.values()], indent=2))
+        print(json.dumps([p.to_dict() | {"measured": measured.get(p.name)} for p in PROFILES.values()], indent=2))
         return 0
-    table = Table("profile", "models", "voice", "threads", "workers", "batching", "first cut", "cache")
+    table = Table("profile", "models", "precision", "threads", "workers, batching", "first cut", "cache",
+                  "measured here: RTF / first chunk / peak RSS")
     for p in PROFILES.values():
-        table.add_row(p.name, "+".join(p.backends), p.default_voice, str(p.intra_op_threads or "all cores"),
-                      str(p.workers or "1 per core"),
-                      f"{p.max_batch} / {p.batch_window_ms:g} ms" if p.max_batch > 1 else "off",
+        run = measured.get(p.name)
+        figures = "; ".join(f"{v['voice']} {v['rtf']['median']:.3f} / {v['first_chunk_ms']:.0f} ms" for v in run["voices"]) \
+            + f"; {run['peak_rss_mb']:.0f} MB" if run else "not measured (emovox bench)"
+        table.add_row(p.name, "+".join(p.backends), p.precision, str(p.intra_op_threads or "all cores"),
+                      f"{p.workers or '1 per core'}, "
+                      + (f"≤{p.max_batch} in {p.batch_window_ms:g} ms" if p.max_batch > 1 else "none"),
                       f"{p.first_segment_chars} chars" if p.first_segment_chars else "never",
-                      f"{p.audio_cache_mb} MB")
+                      f"{p.audio_cache_mb} MB", figures)
     console = Console()
     console.print(table)
     for p in PROFILES.values():
         console.print(f"[bold]{p.name}[/bold]: {p.description}")
+    if measured:
+        console.print(f"figures from {results_path} ({results['date']})")
     return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from emovox.bench import report, suite
+    from emovox.profiles import PROFILES, profile
+
+    names = [profile(n).name for n in args.profile] if args.profile else [n for n in PROFILES if n != "gpu"]
+    config = suite.BenchConfig.quick() if args.quick else suite.BenchConfig()
+    if args.concurrency:
+        config = dataclasses.replace(config, concurrency=tuple(args.concurrency))
+    if args.seconds:
+        config = dataclasses.replace(config, seconds_per_level=args.seconds)
+    config = dataclasses.replace(config, peers=not args.no_peers)
+    with Progress() as progress:
+        task = progress.add_task("benchmarking", total=len(names) + config.peers)
+
+        def step(description: str) -> None:
+            progress.update(task, description=description)
+            progress.advance(task)
+
+        results = suite.run(names, config, step)
+    written = report.write(results, args.out)
+    suite.remember(results)
+    print(report.markdown(results))
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def _cmd_plan(args: argparse.Namespace) -> int:
+    from emovox.bench import suite
+    from emovox.planning import TARGET_PROFILES, Need, describe, plan
+
+    if args.audio_hours is None and args.within_hours is not None:
+        raise InvalidOptionError("--within-hours goes with --audio-hours (offline planning)")
+    if args.audio_hours is not None and not args.within_hours:
+        raise InvalidOptionError("offline planning needs --within-hours: how long the job may take")
+    if args.concurrency < 1 or (args.latency_ms is not None and args.latency_ms <= 0):
+        raise InvalidOptionError("--concurrency must be at least 1 and --latency-ms positive")
+    need = Need(target=args.target, concurrency=args.concurrency, latency_ms=args.latency_ms,
+                cores_per_machine=args.cores, audio_hours=args.audio_hours, within_hours=args.within_hours,
+                voice=args.voice)
+    if args.bench:
+        results = json.loads(args.bench.read_text("utf-8"))
+    elif suite.results_file().is_file():
+        results = json.loads(suite.results_file().read_text("utf-8"))
+    else:
+        print("no bench results yet: running a quick calibration (emovox bench --quick) first...", file=sys.stderr)
+        profiles = [name for name in TARGET_PROFILES[args.target] if name != "gpu"]
+        if not profiles:
+            raise InvalidOptionError("no GPU measurements to plan from: run benchmarks/gpu_check.sh on the GPU "
+                                     "machine and pass its results with --bench")
+        results = suite.run(profiles, dataclasses.replace(suite.BenchConfig.quick(), peers=False))
+        suite.remember(results)
+    result = plan(need, results)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(describe(result))
+    return 0 if result.feasible else 1
 
 
 def _cmd_phonemize(args: argparse.Namespace) -> int:
@@ -306,6 +382,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"{path}  ({voice}, {audio.duration:.1f} s, real-time factor {audio.info.real_time_factor:.2f}): {line}")
     print(f"demo WAV files are in {args.out.resolve()}")
     return 0
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -374,10 +457,35 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--profile", choices=list(PROFILES), default=DEFAULT_PROFILE,
                        help=f"models, threads, workers, batching and caches (default {DEFAULT_PROFILE}; "
                             "see 'emovox profiles')")
+    serve.add_argument("--workers", type=_positive_int, help="chunks each backend synthesizes at once (overrides the profile)")
+    serve.add_argument("--threads", type=_positive_int, help="ONNX Runtime threads per session (overrides the profile)")
     serve.add_argument("--api-key", action="append", metavar="KEY",
                        help="require 'Authorization: Bearer KEY' (repeatable; also $EMOVOX_API_KEYS, comma-separated)")
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="allow browser calls from ORIGIN")
     serve.set_defaults(run=_cmd_serve)
+
+    bench = commands.add_parser("bench", help="measure the profiles on this machine (RTF, latency, throughput, "
+                                               "memory, peers side by side)")
+    bench.add_argument("--profile", action="append", choices=list(PROFILES), help="profile(s) to measure (default: "
+                       "every CPU profile)")
+    bench.add_argument("--quick", action="store_true", help="fewer repeats and levels: about a minute per profile")
+    bench.add_argument("--out", type=Path, default=Path("bench-results"))
+    bench.add_argument("--concurrency", type=int, nargs="*", help="client counts to measure throughput at")
+    bench.add_argument("--seconds", type=float, help="seconds per concurrency level")
+    bench.add_argument("--no-peers", action="store_true", help="skip the peer runtimes (piper-tts, kokoro-onnx)")
+    bench.set_defaults(run=_cmd_bench)
+
+    plan_ = commands.add_parser("plan", help="how much hardware for this latency, concurrency and target")
+    plan_.add_argument("--latency-ms", type=float, default=1000.0, help="time to first audio budget (default 1000)")
+    plan_.add_argument("--concurrency", type=int, default=1, help="live streams at once (default 1)")
+    plan_.add_argument("--target", choices=["cpu", "gpu", "edge"], default="cpu")
+    plan_.add_argument("--cores", type=int, help="cores per machine (default: this machine's)")
+    plan_.add_argument("--audio-hours", type=float, help="offline: hours of audio to produce...")
+    plan_.add_argument("--within-hours", type=float, help="...within this many hours")
+    plan_.add_argument("--voice", help="plan for this voice only (joe or jf_alpha)")
+    plan_.add_argument("--bench", type=Path, help="results.json from emovox bench (default: the latest run here)")
+    plan_.add_argument("--json", action="store_true")
+    plan_.set_defaults(run=_cmd_plan)
 
     profiles = commands.add_parser("profiles", help="list the deployment profiles and their settings")
     profiles.add_argument("--json", action="store_true")

@@ -107,16 +107,18 @@ class Engine:
     def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None,
                       home: Path | None = None, backends: tuple[str, ...] = ("vits", "kokoro"),
                       audio_cache_bytes: int = AUDIO_CACHE_BYTES,
-                      first_segment_chars: int | None = FIRST_SEGMENT_CHARS) -> Engine:
+                      first_segment_chars: int | None = FIRST_SEGMENT_CHARS,
+                      vits_precision: str = "fp32") -> Engine:
         """The built-in voices: `joe` (Piper VITS) and the five Kokoro-82M voices, plus the
         cloned voices stored under `home` (default: $EMOVOX_HOME or the user data directory).
-        `backends` picks which models to carry (an edge box may want only the small one)."""
+        `backends` picks which models to carry (an edge box may want only the small one);
+        `vits_precision` picks joe's model variant (backends/variants.py; Kokoro ships int8)."""
         from emovox.backends.kokoro import KokoroBackend
         from emovox.backends.vits import VitsBackend
         from emovox.voices.clone import load_stored_voices
         from emovox.voices.store import VoiceStore
 
-        builders = {"vits": lambda: VitsBackend.joe(settings), "kokoro": lambda: KokoroBackend.from_packages(settings, cache)}
+        builders = {"vits": lambda: VitsBackend.joe(settings, vits_precision), "kokoro": lambda: KokoroBackend.from_packages(settings, cache)}
         unknown = set(backends) - set(builders)
         if unknown or not backends:
             raise InvalidOptionError(f"unknown backends {sorted(unknown)}; choose from {', '.join(builders)}")

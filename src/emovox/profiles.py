@@ -23,6 +23,10 @@ class Profile:
     backends: tuple[str, ...]
     #: The voice a request gets when it names none.
     default_voice: str
+    #: The VITS model variant (backends/variants.py); Kokoro ships as int8 already.
+    precision: str
+    #: ONNX Runtime execution providers, in order of preference (CPU when none is installed).
+    providers: tuple[str, ...]
     #: Intra-op threads per ONNX Runtime session (None: ORT's default, one per core).
     intra_op_threads: int | None
     #: Chunks each backend synthesizes at once (0: one per core).
@@ -35,7 +39,7 @@ class Profile:
     audio_cache_mb: int
 
     def session_settings(self) -> SessionSettings:
-        return SessionSettings(intra_op_threads=self.intra_op_threads)
+        return SessionSettings(intra_op_threads=self.intra_op_threads, providers=self.providers)
 
     @property
     def worker_count(self) -> int:
@@ -47,37 +51,49 @@ class Profile:
 
         return Engine.from_packages(self.session_settings(), home=home, backends=self.backends,
                                     audio_cache_bytes=self.audio_cache_mb * 2**20,
-                                    first_segment_chars=self.first_segment_chars)
+                                    first_segment_chars=self.first_segment_chars, vits_precision=self.precision)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
+CPU = ("CPUExecutionProvider",)
+
 PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile(
         name="edge",
         description="smallest footprint: the VITS voice only (63 MB model), one chunk at a time, small caches",
-        backends=("vits",), default_voice="joe", intra_op_threads=None, workers=1,
+        backends=("vits",), default_voice="joe", precision="int8", providers=CPU, intra_op_threads=None, workers=1,
         batch_window_ms=0.0, max_batch=1, first_segment_chars=100, audio_cache_mb=8,
     ),
     Profile(
         name="realtime",
         description="lowest time to first audio: every core on one chunk, first sentence cut early",
-        backends=("vits", "kokoro"), default_voice="joe", intra_op_threads=None, workers=1,
-        batch_window_ms=0.0, max_batch=1, first_segment_chars=60, audio_cache_mb=32,
+        backends=("vits", "kokoro"), default_voice="joe", precision="fp32", providers=CPU, intra_op_threads=None,
+        workers=1, batch_window_ms=0.0, max_batch=1, first_segment_chars=60, audio_cache_mb=32,
     ),
     Profile(
         name="quality",
         description="the Kokoro voices with in-model pitch for emotion; whole sentences, never cut early",
-        backends=("vits", "kokoro"), default_voice="jf_alpha", intra_op_threads=None, workers=1,
+        backends=("vits", "kokoro"), default_voice="jf_alpha", precision="fp32", providers=CPU, intra_op_threads=None,
+        workers=1,
         batch_window_ms=0.0, max_batch=1, first_segment_chars=None, audio_cache_mb=32,
     ),
     Profile(
         name="batch",
         description="highest throughput for offline jobs: one single-threaded chunk per core, no batching "
                     "(padded batches did not pay on CPU)",
-        backends=("vits", "kokoro"), default_voice="joe", intra_op_threads=1, workers=0,
-        batch_window_ms=0.0, max_batch=1, first_segment_chars=None, audio_cache_mb=64,
+        backends=("vits", "kokoro"), default_voice="joe", precision="fp32", providers=CPU, intra_op_threads=1,
+        workers=0, batch_window_ms=0.0, max_batch=1, first_segment_chars=None, audio_cache_mb=64,
+    ),
+    Profile(
+        name="gpu",
+        description="CUDA (TensorRT where installed) with dynamic batching; needs onnxruntime-gpu, falls back "
+                    "to CPU with a warning. Not measured here: no GPU was available to this project yet",
+        backends=("vits", "kokoro"), default_voice="jf_alpha", precision="fp32",
+        providers=("TensorrtExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider"),
+        intra_op_threads=None, workers=4, batch_window_ms=10.0, max_batch=8, first_segment_chars=60,
+        audio_cache_mb=64,
     ),
 )}
 DEFAULT_PROFILE = "realtime"

@@ -6,6 +6,7 @@ the frontend delivers IPA segments that fit, and the backend maps them to its ow
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -28,6 +29,10 @@ class Backend(Protocol):
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
         """One forward pass with these prosody controls: float32 mono samples at `sample_rate`."""
+
+    @property
+    def model_path(self) -> Path | None:
+        """The model file inference runs on (its size is what a deployment carries)."""
 
     def load(self) -> None:
         """Build the inference session now instead of on first use."""

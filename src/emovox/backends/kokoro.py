@@ -97,6 +97,10 @@ class KokoroBackend:
     def encode(self, phonemes: str) -> Encoded:
         return self._symbols.lookup(phonemes)
 
+    @property
+    def model_path(self) -> Path | None:
+        return self._session.model_path
+
     def load(self) -> None:
         self._session.get()
 

