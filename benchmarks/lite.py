@@ -19,7 +19,7 @@ from pathlib import Path
 
 from emovox.backends import assets, variants
 from emovox.backends.session import create_session
-from emovox.backends.vits import VitsBackend
+from emovox.backends.vits import KEEP_FLOAT, VitsBackend
 from emovox.bench.intelligibility import Transcriber, corpus_wer
 from emovox.engine import Engine
 from emovox.voices.encoder import SpeakerEncoder, similarity
@@ -46,7 +46,7 @@ def main() -> None:
     for precision in args.precisions:
         backend = VitsBackend.joe(precision="fp32")
         started = time.perf_counter()
-        path = variants.variant(source, precision, backend.calibration_inputs)
+        path = variants.variant(source, precision, backend.calibration_inputs, keep_float=KEEP_FLOAT)
         build_s = time.perf_counter() - started
         loads = []
         for _ in range(3):

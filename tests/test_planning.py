@@ -35,7 +35,7 @@ def test_one_stream_at_300_ms_rules_out_a_voice_whose_first_chunk_is_slower():
     assert result.feasible and result.recommended.voice == "joe" and result.recommended.machines == 1
     kokoro = [o for o in result.options if o.voice == "jf_alpha"]
     assert kokoro and not any(o.feasible for o in kokoro)
-    assert "350 ms, over the 300 ms budget" in kokoro[0].reason
+    assert "350 ms (p95), over the 300 ms budget" in kokoro[0].reason
 
 
 def test_eight_streams_at_one_second_on_the_kokoro_voice_needs_three_two_core_machines():
@@ -81,4 +81,4 @@ def test_json_answer_has_the_documented_keys():
 def test_impossible_latency_says_why():
     result = plan(Need(concurrency=1, latency_ms=20), RESULTS)
     assert not result.feasible
-    assert "first chunk alone" in result.to_dict()["reason"]
+    assert "first audio alone" in result.to_dict()["reason"]

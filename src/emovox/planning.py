@@ -5,14 +5,16 @@ The arithmetic, for each profile and voice that bench measured:
     capacity per core   = best measured throughput (audio s per s) / cores of the bench machine
     demand              = live: one second of audio per second per stream (N streams);
                           offline: audio hours / hours allowed
+    first audio         = p95 time to first audio of one client alone (typical sentences,
+                          through the scheduler), the latency before any queueing
     usable utilization  = live: the load at which queueing keeps time to first audio in the
-                          budget, TTFA(rho) ~ first chunk / (1 - rho)  (M/M/1 response time),
-                          so rho <= 1 - first chunk / budget, and at most 0.8 for bursts;
+                          budget, TTFA(rho) ~ first audio / (1 - rho)  (M/M/1 response time),
+                          so rho <= 1 - first audio / budget, and at most 0.8 for bursts;
                           offline: 0.9
     cores needed        = demand / capacity per core / usable utilization
     machines            = ceil(cores needed / cores per machine)
 
-A candidate is infeasible when its first chunk alone exceeds the budget, or when the
+A candidate is infeasible when its first audio alone exceeds the budget, or when the
 target has no measurements (a GPU, before gpu_check has run on one). The cheapest feasible
 candidate (fewest cores, then the quality voice) is recommended; the others are listed.
 """
@@ -107,7 +109,8 @@ def _option(need: Need, run: dict, voice: dict, bench_cores: int, cores_per_mach
     per_core = best["audio_s_per_s"] / bench_cores
     threads = run["profile"]["intra_op_threads"] or min(cores_per_machine, bench_cores)
     workers = max(1, cores_per_machine // threads)
-    first_ms = voice["first_chunk_ms"]
+    alone = min(voice["concurrency"], key=lambda level: level["clients"])
+    first_ms = alone["ttfa_p95_ms"] if alone["clients"] == 1 and alone["ttfa_p95_ms"] else voice["first_chunk_ms"]
     lines = [f"capacity: {best['audio_s_per_s']:.1f} audio s/s on {bench_cores} cores (at {best['clients']} clients) "
              f"= {per_core:.2f} per core"]
     if need.offline:
@@ -120,10 +123,11 @@ def _option(need: Need, run: dict, voice: dict, bench_cores: int, cores_per_mach
         demand = float(need.concurrency)
         budget = need.latency_ms
         lines.append(f"demand: {need.concurrency} live streams x 1 audio s/s = {demand:.0f} audio s/s")
-        lines.append(f"first chunk alone: {first_ms:.0f} ms (RTF {voice['rtf']['median']:.3f}); budget {budget:g} ms")
+        lines.append(f"first audio alone (one client, p95): {first_ms:.0f} ms (RTF {voice['rtf']['median']:.3f}); "
+                     f"budget {budget:g} ms")
         if first_ms >= budget:
             return Option(name, voice["voice"], False,
-                          f"its first chunk alone takes {first_ms:.0f} ms, over the {budget:g} ms budget",
+                          f"its first audio alone takes {first_ms:.0f} ms (p95), over the {budget:g} ms budget",
                           arithmetic=lines)
         utilization = min(MAX_LIVE_UTILIZATION, 1 - first_ms / budget)
         lines.append(f"usable utilization: min({MAX_LIVE_UTILIZATION}, 1 - {first_ms:.0f}/{budget:g}) = {utilization:.2f}")
@@ -134,8 +138,9 @@ def _option(need: Need, run: dict, voice: dict, bench_cores: int, cores_per_mach
     lines.append(f"cores needed: {demand:.2f} / {per_core:.2f} / {utilization:.2f} = {cores:.2f} "
                  f"-> {machines} machine(s) of {cores_per_machine} cores")
     batch_window = run["profile"]["batch_window_ms"] if run["profile"]["max_batch"] > 1 else 0.0
+    load = demand / (machines * cores_per_machine * per_core)
     reason = (f"{machines} machine(s) of {cores_per_machine} cores, {workers} worker(s) x {threads} thread(s) each, "
-              f"at {cores / (machines * cores_per_machine):.0%} of capacity")
+              f"each machine loaded to {load:.0%} of its measured capacity")
     return Option(name, voice["voice"], True, reason, workers=workers, threads=threads, batch_window_ms=batch_window,
                   machines=machines, cores_needed=cores, arithmetic=lines)
 
