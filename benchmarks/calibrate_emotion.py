@@ -30,13 +30,30 @@ SENTENCES = [
     "My sister bought a new bicycle for the summer holidays.",
     "The train was late again, so we took a taxi home.",
 ]
+#: For a Chinese voice.
+SENTENCES_ZH = [
+    "公司的季度收入增长了百分之十七，达到四百二十万元。",
+    "她轻声说孩子们终于睡着了。",
+    "我们下个星期四早上在老车站再见面。",
+    "我妹妹为暑假买了一辆新自行车。",
+    "火车又晚点了，所以我们坐出租车回家。",
+    "这家饭店的菜很好吃，价格也不贵。",
+    "明天早上八点，请大家准时到会议室开会。",
+    "他把钥匙忘在办公室里了，只好回去拿。",
+    "春天来了，公园里的花都开了。",
+    "你知道最近的地铁站在哪里吗？",
+]
 OUT = Path(__file__).parents[1] / "src" / "emovox" / "emotion" / CALIBRATION_FILE
 LIMITS = {"pitch_st": (-8.0, 10.0), "pitch_range": (0.5, 3.0), "speed": (0.5, 1.6), "energy_db": (-10.0, 10.0)}
 
 
+def sentences_for(engine: Engine, voice: str) -> list[str]:
+    return SENTENCES_ZH if engine.voice(voice).language == "zh" else SENTENCES
+
+
 def mean_change(engine: Engine, voice: str, emotion: str, neutral: list, estimator: str) -> ProsodyChange:
     changes = []
-    for sentence, reference in zip(SENTENCES, neutral):
+    for sentence, reference in zip(sentences_for(engine, voice), neutral):
         audio = engine.synthesize(sentence, voice=voice, emotion=Emotion(emotion))
         changes.append(measure(audio.samples, audio.sample_rate, estimator).relative_to(reference))
     return ProsodyChange(*(float(np.mean([getattr(c, f) for c in changes]))
@@ -81,7 +98,7 @@ def main() -> None:
     table = json.loads(OUT.read_text()) if OUT.is_file() else {"voices": {}}
     for voice in args.voices or [v.name for v in base.voices()]:
         neutral = [measure(a.samples, a.sample_rate, args.estimator)
-                   for a in (base.synthesize(s, voice=voice) for s in SENTENCES)]
+                   for a in (base.synthesize(s, voice=voice) for s in sentences_for(base, voice))]
         calibrated = {name: Prosody(**controls) for name, controls in table["voices"].get(voice, {}).items()}
         for emotion in args.emotions or EMOTIONS[1:]:
             target = TARGETS[emotion]

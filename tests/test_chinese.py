@@ -95,3 +95,24 @@ def test_english_only_text_is_a_clear_error_for_the_mandarin_voice(engine):
 
     with pytest.raises(InvalidTextError):
         engine.synthesize("☃☃", voice="baker")
+
+
+def test_mixed_text_is_one_stream_in_two_voices_at_one_loudness(engine):
+    chunks = list(engine.stream("我们明天用 Python 写一个 demo。", voice="baker"))
+    assert [c.text for c in chunks] == ["我们明天用", "Python", "写一个", "demo."]
+    assert {c.sample_rate for c in chunks} == {24_000}
+    from emovox.audio.effects import speech_level_db
+
+    levels = [speech_level_db(c.samples, c.sample_rate) for c in chunks]
+    assert max(levels) - min(levels) < 4.0, levels
+
+    english_voice = list(engine.stream("Say 你好 to everyone.", voice="joe"))
+    assert [c.text for c in english_voice] == ["Say", "你好", "to everyone."]
+    assert {c.sample_rate for c in english_voice} == {22_050}  # the Mandarin chunk is resampled
+
+
+def test_lang_reads_the_whole_text_as_one_language(engine):
+    audio = engine.synthesize("你好 world", voice="joe", lang="en")
+    assert audio.info.segments == 1 and any("你 好" in w for w in audio.info.warnings)
+    with pytest.raises(Exception, match="unknown language"):
+        engine.synthesize("hello", voice="joe", lang="fr")

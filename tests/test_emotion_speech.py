@@ -7,10 +7,11 @@ from emovox.bench.intelligibility import corpus_wer
 from emovox.bench.prosody import emotion_changes, measure
 
 SENTENCE = "The committee will announce its final decision on Monday afternoon."
+SENTENCE_ZH = "委员会将在星期一下午宣布最后的决定。"
 #: (voice, F0 estimator). Kokoro voices realize pitch inside the model; joe (VITS) through
 #: PSOLA. joe is measured with pYIN: Harvest reads a third to half of his neutral frames an
 #: octave up (his F0 is about 85 Hz with a weak fundamental; Praat and pYIN agree on it).
-VOICES = [("jf_alpha", "harvest"), ("jm_kumo", "harvest"), ("joe", "pyin")]
+VOICES = [("jf_alpha", "harvest"), ("jm_kumo", "harvest"), ("joe", "pyin"), ("baker", "harvest")]
 
 #: The judged gates at intensity 1 (shared/EVAL.md): measure -> (comparison, threshold)
 GATES = {
@@ -30,7 +31,8 @@ def measured(engine):
     """Prosody change vs neutral for every voice, emotion and intensity 1 and 0.5."""
     results = {}
     for voice, estimator in VOICES:
-        for (name, intensity), change in emotion_changes(engine, voice, SENTENCE, GATES, (1.0, 0.5),
+        sentence = SENTENCE_ZH if engine.voice(voice).language == "zh" else SENTENCE
+        for (name, intensity), change in emotion_changes(engine, voice, sentence, GATES, (1.0, 0.5),
                                                          estimator).items():
             results[voice, name, intensity] = change.to_dict()
     return results

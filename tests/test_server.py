@@ -321,3 +321,12 @@ def test_a_sweep_of_every_kind_of_malformed_request_gets_no_5xx():
     report = json.loads(run.stdout)
     assert report["requests"] == 37 and report["kinds"] == 37
     assert report["server_errors"] == [] and report["not_4xx_envelope"] == [], run.stdout
+
+
+def test_mixed_chinese_and_english_through_the_api(server):
+    response = httpx.post(f"{server.url}/v1/audio/speech", timeout=120, json={
+        "input": "我们明天用 Python 写一个 demo。", "voice": "baker", "response_format": "wav", "emotion": "happy"})
+    samples, rate = _decode(response.content)
+    assert response.status_code == 200 and rate == 24_000 and len(samples) / rate > 2.0
+    bad = httpx.post(f"{server.url}/v1/audio/speech", json={"input": "你好", "voice": "baker", "lang": "fr"}, timeout=30)
+    assert bad.status_code == 400 and bad.json()["error"]["param"] == "lang"

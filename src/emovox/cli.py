@@ -70,7 +70,7 @@ def _cmd_say(args: argparse.Namespace) -> int:
     emotion = _emotion_from(args, engine)
     started = time.perf_counter()
     controls, resolution = engine.prosody(args.voice, emotion)
-    chunks = engine.stream(text, voice=args.voice, speed=args.speed, emotion=resolution.emotion)
+    chunks = engine.stream(text, voice=args.voice, speed=args.speed, emotion=resolution.emotion, lang=args.lang)
     container, subtype = FORMATS[fmt]
     sample_rate = engine.voice(args.voice).sample_rate
     seconds = 0.0
@@ -434,6 +434,9 @@ def build_parser() -> argparse.ArgumentParser:
     say.add_argument("-o", "--output", type=Path, help="output file (default: named from the text)")
     say.add_argument("--voice", help=f"voice name or alias (default {DEFAULT_VOICE}, or the profile's)")
     say.add_argument("--profile", choices=list(PROFILES), help="models, threads and caches to run with")
+    say.add_argument("--lang", choices=["auto", "zh", "en"], default="auto",
+                     help="auto: Chinese and English stretches of mixed text each read by a voice of their language "
+                          "(default); zh or en: read everything as that language")
     say.add_argument("--speed", type=float, default=1.0, help="speaking rate, 0.25 to 4.0")
     say.add_argument("--format", choices=["wav", "flac", "ogg", "mp3"], help="default: from -o, else wav")
     say.add_argument("--emotion", help="neutral, happy, angry, sad, surprised, fearful or disgusted")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import soxr
 
 from emovox.audio import effects, post
 from emovox.backends.base import Backend
@@ -27,6 +28,7 @@ from emovox.emotion import markup
 from emovox.emotion.model import Emotion, Prosody
 from emovox.emotion.resolve import Calibration, Resolution, resolve
 from emovox.errors import InvalidOptionError, InvalidTextError, UnknownVoiceError
+from emovox.frontend import language as languages
 from emovox.frontend.chinese import ChineseFrontend
 from emovox.frontend.english import EnglishFrontend
 from emovox.types import Audio, AudioChunk, SynthesisInfo, VoiceInfo
@@ -36,11 +38,14 @@ log = logging.getLogger("emovox")
 
 @dataclass(frozen=True)
 class _Part:
-    """A stretch of normalized text spoken with one set of prosody controls."""
+    """A stretch of normalized text spoken by one voice with one set of prosody controls."""
 
     text: str
     controls: Prosody
     pause_before_s: float
+    voice: VoiceInfo
+    backend: Backend
+    gain: float = 1.0  # matches another voice's loudness to the requested voice's
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,9 @@ class ChunkJob:
     pause_before_s: float
     pause_after_s: float
     warnings: tuple[str, ...] = ()
+    #: The stream's sample rate (a chunk in another voice of mixed text is resampled to it).
+    output_rate: int = 0
+    gain: float = 1.0
 
     @property
     def cache_key(self) -> tuple:
@@ -69,6 +77,14 @@ class ChunkJob:
 DEFAULT_VOICE = "joe"
 MIN_SPEED, MAX_SPEED = 0.25, 4.0
 WARMUP_TEXT = {"zh": "你好。"}
+#: What a voice's speech level is measured on, to match loudness across voices in mixed text.
+LEVEL_TEXT = {"en": "The quick brown fox jumps over the lazy dog.", "zh": "今天天气很好，我们一起去公园散步。"}
+#: The voice that reads a language the requested voice does not speak, all else equal.
+PARTNER_VOICES = {"en": "jf_alpha", "zh": "baker"}
+
+
+def _ends_clause(text: str) -> bool:
+    return text.rstrip()[-1:] in tuple(".,!?;:…。，！？；：、")
 #: A first sentence longer than this is split at its first clause so audio starts sooner.
 FIRST_SEGMENT_CHARS = 100
 
@@ -89,6 +105,7 @@ class Engine:
         self._first_segment_chars = first_segment_chars
         self._frontend = frontend or EnglishFrontend()
         self._chinese = ChineseFrontend()
+        self._levels: dict[str, float] = {}
         self._calibration = calibration or Calibration.packaged()
         self._audio_cache = AudioCache(audio_cache_bytes)
         self._audio_cache_bytes = audio_cache_bytes
@@ -223,51 +240,93 @@ class Engine:
         return self._calibration.controls(calibrated_voice, resolution.emotion), resolution
 
     def stream(
-        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None
+        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None,
+        lang: str = "auto",
     ) -> Iterator[AudioChunk]:
         """Chunks of speech, one per sentence (or clause), the first as early as possible.
 
         Arguments are checked before this returns, so a bad request fails before any audio.
         """
-        jobs = self.plan(text, voice=voice, speed=speed, emotion=emotion)
+        jobs = self.plan(text, voice=voice, speed=speed, emotion=emotion, lang=lang)
         return (self.finish(job, self.infer(job)) for job in jobs)
 
     def plan(
-        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None
+        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None,
+        lang: str = "auto",
     ) -> Iterator[ChunkJob]:
         """The inferences `stream` would run, made lazily (G2P happens as they are taken).
 
-        Arguments are checked before this returns."""
+        `lang`: "auto" reads Chinese stretches of mixed text with the Chinese voice and Latin
+        ones with an English voice (the requested voice takes its own language); "en" or
+        "zh" reads the whole text as that language. Arguments are checked before this returns."""
         backend, info = self._resolve(voice)
         _check_speed(speed)
-        controls, _ = self.prosody(info.name, emotion)
+        if lang not in languages.LANGUAGES:
+            raise InvalidOptionError(f"unknown language {lang!r}; choose one of {', '.join(languages.LANGUAGES)}")
+        _, resolution = self.prosody(info.name, emotion)
         text = _check_text(text)
         spans = markup.parse(text) if markup.has_markup(text) else [markup.Span(text)]
-        frontend = self.frontend_for(info)
         parts, dropped = [], []
         for span in spans:
-            normalized = frontend.normalize(span.text)
-            span_controls = controls if span.emotion is None else self._calibration.controls(info.based_on or info.name, span.emotion)
-            parts.append(_Part(normalized.text, span_controls.then(span.prosody), span.pause_before_s))
-            dropped.extend(ch for ch in normalized.dropped if ch not in dropped)
+            span_emotion = span.emotion or resolution.emotion
+            pause_before = span.pause_before_s
+            for language, piece in self._by_language(span.text, info, lang):
+                part_backend, part_voice = self._speaker_for(language, backend, info)
+                normalized = self.frontend_for(part_voice).normalize(piece)
+                controls = self._calibration.controls(part_voice.based_on or part_voice.name, span_emotion)
+                gain = 1.0 if part_voice is info else self._loudness_ratio(info, part_voice)
+                parts.append(_Part(normalized.text, controls.then(span.prosody), pause_before, part_voice,
+                                   part_backend, gain))
+                dropped.extend(ch for ch in normalized.dropped if ch not in dropped)
+                pause_before = 0.0
         if not any(ch.isalpha() for part in parts for ch in part.text):
             raise InvalidTextError(
                 "the text has nothing speakable after normalization"
                 + (f" (dropped: {''.join(dropped)})" if dropped else "")
             )
         warnings = (f"dropped characters the voice cannot say: {' '.join(dropped)}",) if dropped else ()
-        return self._jobs(parts, backend, info, speed, warnings)
+        return self._jobs(parts, backend.sample_rate, speed, warnings)
 
-    def _jobs(
-        self, parts: list[_Part], backend: Backend, info: VoiceInfo, speed: float, warnings: tuple[str, ...]
-    ) -> Iterator[ChunkJob]:
+    def _by_language(self, text: str, info: VoiceInfo, lang: str) -> list[tuple[str, str]]:
+        if lang != "auto":
+            return [(lang, text)]
+        stretches = languages.split(text)
+        if all(language == info.language for language, _ in stretches):
+            return [(info.language, text)]  # one language: normalize the text as a whole
+        return stretches
+
+    def _speaker_for(self, language: str, backend: Backend, info: VoiceInfo) -> tuple[Backend, VoiceInfo]:
+        """The requested voice for its own language; for the other, a voice of that language
+        (an English voice of the same gender for Chinese voices: Kokoro's jf_alpha first)."""
+        if language == info.language:
+            return backend, info
+        candidates = [(b, v) for b, v in self._voices.values() if v.language == language and not v.based_on]
+        if not candidates:
+            hint = " (run `make zh-models` to build the Mandarin voice)" if language == "zh" else ""
+            raise InvalidTextError(f"the text has {'Chinese' if language == 'zh' else 'English'} in it and no voice "
+                                   f"for that language is loaded{hint}; or pass lang='{info.language}'")
+        candidates.sort(key=lambda pair: (pair[1].gender != info.gender, pair[1].name != PARTNER_VOICES.get(language)))
+        return candidates[0]
+
+    def _loudness_ratio(self, main: VoiceInfo, other: VoiceInfo) -> float:
+        """Gain that brings `other`'s speech level to `main`'s, measured once per voice."""
+        return 10 ** ((self._speech_level_db(main) - self._speech_level_db(other)) / 20)
+
+    def _speech_level_db(self, info: VoiceInfo) -> float:
+        if info.name not in self._levels:
+            audio = self.synthesize(LEVEL_TEXT.get(info.language, LEVEL_TEXT["en"]), voice=info.name, lang=info.language)
+            self._levels[info.name] = effects.speech_level_db(audio.samples, audio.sample_rate)
+        return self._levels[info.name]
+
+    def _jobs(self, parts: list[_Part], output_rate: int, speed: float, warnings: tuple[str, ...]) -> Iterator[ChunkJob]:
         for warning in warnings:
             log.warning(warning)
         index = 0
-        for part in parts:
+        for number, part in enumerate(parts):
             pause_before = part.pause_before_s
-            frontend = self.frontend_for(info)
-            for segment in frontend.segments(part.text, backend.max_phonemes, self._first_segment_chars):
+            backend, frontend = part.backend, self.frontend_for(part.voice)
+            segments = list(frontend.segments(part.text, backend.max_phonemes, self._first_segment_chars))
+            for position, segment in enumerate(segments):
                 encoded = backend.encode(segment.phonemes)
                 chunk_warnings = warnings if index == 0 else ()
                 if encoded.dropped:
@@ -276,10 +335,12 @@ class Engine:
                     log.warning(message)
                     chunk_warnings += (message,)
                 pause = post.SENTENCE_PAUSE_S if segment.ends_sentence else post.CLAUSE_PAUSE_S
-                yield ChunkJob(backend=backend, voice=info.name, ids=tuple(encoded.ids), speed=speed,
+                if position == len(segments) - 1 and number < len(parts) - 1 and not _ends_clause(part.text):
+                    pause = post.SWITCH_PAUSE_S  # mid-sentence hand-over to the other language's voice
+                yield ChunkJob(backend=backend, voice=part.voice.name, ids=tuple(encoded.ids), speed=speed,
                                controls=part.controls, text=segment.text, phonemes=segment.phonemes, index=index,
                                pause_before_s=pause_before, pause_after_s=pause / (speed * part.controls.speed),
-                               warnings=chunk_warnings)
+                               warnings=chunk_warnings, output_rate=output_rate, gain=part.gain)
                 pause_before = 0.0
                 index += 1
 
@@ -314,22 +375,29 @@ class Engine:
 
     @staticmethod
     def finish(job: ChunkJob, samples: np.ndarray) -> AudioChunk:
-        """Trim, limit and pad a job's waveform into the chunk a listener gets."""
-        rate = job.backend.sample_rate
-        samples = effects.limit(post.trim_silence(samples, rate))
+        """Trim, limit and pad a job's waveform into the chunk a listener gets (at the stream's
+        rate and the requested voice's loudness when another voice spoke it)."""
+        samples = post.trim_silence(samples, job.backend.sample_rate)
+        if job.gain != 1.0:
+            samples = samples * np.float32(job.gain)
+        rate = job.output_rate or job.backend.sample_rate
+        if rate != job.backend.sample_rate:
+            samples = soxr.resample(samples, job.backend.sample_rate, rate).astype(np.float32)
+        samples = effects.limit(samples)
         samples = np.concatenate([np.zeros(int(rate * job.pause_before_s), dtype=np.float32), samples,
                                   np.zeros(int(rate * job.pause_after_s), dtype=np.float32)])
         return AudioChunk(samples=samples, sample_rate=rate, text=job.text, phonemes=job.phonemes,
                           index=job.index, warnings=job.warnings)
 
     def synthesize(
-        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None
+        self, text: str, voice: str = DEFAULT_VOICE, speed: float = 1.0, emotion: Emotion | str | None = None,
+        lang: str = "auto",
     ) -> Audio:
         """The whole utterance at once (use `stream` for long text)."""
         started = time.perf_counter()
         backend, info = self._resolve(voice)
         controls, resolution = self.prosody(info.name, emotion)
-        chunks = list(self.stream(text, voice=voice, speed=speed, emotion=resolution.emotion))
+        chunks = list(self.stream(text, voice=voice, speed=speed, emotion=resolution.emotion, lang=lang))
         if not chunks:
             raise InvalidTextError("the text produced no speech; it may contain only symbols the voice cannot say")
         samples = np.concatenate([chunk.samples for chunk in chunks])

@@ -69,3 +69,14 @@ def limit(samples: np.ndarray) -> np.ndarray:
         _LIMIT_KNEE + headroom * np.tanh((magnitude[over] - _LIMIT_KNEE) / headroom)
     )
     return out
+
+
+def speech_level_db(samples: np.ndarray, sample_rate: int, frame_s: float = 0.02) -> float:
+    """RMS level (dBFS) of the frames within 30 dB of the loudest: speech, not its pauses."""
+    frame = max(1, int(sample_rate * frame_s))
+    count = len(samples) // frame
+    if count == 0:
+        return -120.0
+    rms = np.sqrt(np.mean(samples[: count * frame].astype(np.float64).reshape(count, frame) ** 2, axis=1))
+    active = rms[rms > rms.max() * 10 ** (-30 / 20)]
+    return float(20 * np.log10(np.sqrt(np.mean(active**2)) + 1e-12))

@@ -7,6 +7,8 @@ import numpy as np
 #: Pause after a sentence and after a clause split, in seconds.
 SENTENCE_PAUSE_S = 0.25
 CLAUSE_PAUSE_S = 0.08
+#: Between stretches of mixed text read by two voices within one sentence.
+SWITCH_PAUSE_S = 0.05
 _FRAME_S = 0.01
 _MARGIN_S = 0.03
 _SILENCE_DB = -40.0

@@ -9,6 +9,9 @@ of the acoustic model: `input_ids[1, T]` (int32), `speaker_ids[1]`, and three co
 Ids follow the model's own table (`baker_mapper.json`): `sil`, then each syllable as its
 initial and its final with the tone (`^` for a syllable without initial), `#0` between
 syllables of a word, `#1`/`#3` at word and pause boundaries, `sil`, `eos`.
+
+Emotion: rate through `speed_ratios`, F0 range through `f0_ratios` (it moves mostly the
+range), then TD-PSOLA for the level and the rest of the range, and loudness as a gain.
 """
 
 from __future__ import annotations
@@ -124,7 +127,9 @@ class MandarinBackend:
         mel = outputs[1]  # after the post-net
         (audio,) = self._vocoder.get().run(None, {"mels": mel.astype(np.float32)})
         samples = np.asarray(audio, dtype=np.float32).reshape(-1)
-        samples = effects.reshape_pitch(samples, SAMPLE_RATE, prosody.pitch_st, 1.0)
+        # f0_ratios widened the range less than asked (happy: x1.24 for x1.64), so PSOLA
+        # carries the level shift and widens the range once more where the model stopped.
+        samples = effects.reshape_pitch(samples, SAMPLE_RATE, prosody.pitch_st, prosody.pitch_range)
         return effects.shape_level(samples, SAMPLE_RATE, prosody.energy_db, prosody.tilt_db)
 
 

@@ -72,6 +72,7 @@ class SpeechRequest(BaseModel):
     emotion: str | None = None
     intensity: float | None = Field(None, ge=0.0, le=1.0)
     prompt: str | None = None
+    lang: Literal["auto", "zh", "en"] = "auto"
 
 
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None) -> FastAPI:
@@ -153,7 +154,8 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         try:
             voice = engine.voice(body.voice or settings.default_voice)
             jobs = engine.plan(body.input, voice=voice.name, speed=body.speed,
-                               emotion=requested(body.emotion, body.intensity, body.prompt or body.instructions))
+                               emotion=requested(body.emotion, body.intensity, body.prompt or body.instructions),
+                               lang=body.lang)
         except EmovoxError as e:
             raise errors.from_engine_error(e) from None
         try:
