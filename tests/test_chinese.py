@@ -45,6 +45,13 @@ READINGS = [
     ("下午3:30开会", "xia4 wu3 san1 dian3 san1 shi2 fen1 kai1 hui4"),
     ("一共1234人", "yi2 gong4 yi4 qian1 er4 bai3 san1 shi2 si4 ren2"),
     ("完成了3/4", "wan2 cheng2 le5 si4 fen1 zhi1 san1"),
+    ("今天是2024年5月1日", "jin1 tian1 shi4 er4 ling2 er4 si4 nian2 wu3 yue4 yi1 ri4"),
+    ("他每天早上6:15起床", "ta1 mei3 tian1 zao3 shang5 liu4 dian3 shi2 wu3 fen1 qi3 chuang2"),
+    ("门票是¥80", "men2 piao4 shi4 ba1 shi2 yuan2"),
+    # neutral tones
+    ("他打电话给妈妈", "ta1 da3 dian4 hua4 gei3 ma1 ma5"),
+    ("这件衣服不大不小", "zhe4 jian4 yi1 fu5 bu2 da4 bu4 xiao3"),
+    ("请你给我一杯水", "qing2 ni3 gei2 wo3 yi4 bei1 shui3"),
     # full-width digits and punctuation
     ("２个人，", "liang3 ge4 ren2"),
 ]

@@ -40,6 +40,20 @@ _BY_PART_OF_SPEECH = {
     "种": {"q": "zhong3", "v": "zhong4"}, "数": {"n": "shu4", "v": "shu3"}, "少": {"a": "shao3", "d": "shao3"},
     "行": {"v": "xing2", "a": "xing2", "q": "hang2"}, "便": {"d": "bian4"}, "当": {"p": "dang1"},
 }
+#: Two-syllable words whose second syllable is neutral in standard speech, where pypinyin's
+#: phrase book gives it a full tone.
+_NEUTRAL_SECOND = {
+    "衣服", "明白", "早上", "晚上", "时候", "朋友", "事情", "知道", "告诉", "喜欢", "认识", "休息", "意思",
+    "客气", "舒服", "漂亮", "清楚", "麻烦", "窗户", "眼睛", "耳朵", "先生", "地方", "豆腐", "萝卜", "石头",
+    "木头", "馒头", "枕头", "骨头", "舌头", "指头", "念头", "东西", "关系", "消息", "脑袋", "屁股",
+    "钥匙", "商量", "打听", "收拾", "琢磨", "暖和", "凉快", "热闹", "粮食", "事儿", "月亮", "太阳", "尾巴",
+    "便宜", "聪明", "糊涂", "结实", "老实", "规矩", "困难", "亲戚", "伙计", "姑娘", "媳妇", "丈夫", "学问",
+    "部分", "名字", "味道", "态度", "生意", "力气", "别扭", "委屈", "称呼", "招呼", "答应", "打扮", "大方",
+}
+#: Reduplicated kinship and baby words: the second syllable is neutral (妈妈 māma).
+_REDUPLICATED = set("妈爸哥姐弟妹爷奶姥叔婶舅姑宝")
+#: 一 is read yī before these when it is a date or a floor (五月一日, 一楼).
+_ORDINAL_AFTER = set("日号月楼")
 #: Words ending in 儿 where it is a full syllable (child, son), not the erhua suffix.
 _FULL_ER = {"女儿", "儿女", "婴儿", "幼儿", "孤儿", "健儿", "男儿", "胎儿", "患儿", "少儿", "孙儿", "宠儿", "混血儿",
             "新生儿", "体操健儿", "弃儿", "养儿", "侄儿"}
@@ -152,6 +166,9 @@ class ChineseFrontend:
                 readings[position] = _yi_bu_sandhi(ch, readings[position], following, word, chars, position)
                 if ch == "儿" and position and not chars[position][1] and word.endswith("儿") and word not in _FULL_ER:
                     readings[position] = "er5"  # erhua: 哪儿, 一会儿, 玩儿
+                second_of = word[1:2] == ch and len(word) == 2 and not chars[position][1]
+                if second_of and (word in _NEUTRAL_SECOND or (word[0] == word[1] and ch in _REDUPLICATED)):
+                    readings[position] = readings[position][:-1] + "5"
             items.extend(Syllable(ch, reading, starts) for (ch, starts), reading in zip(chars, readings))
         return tuple(items)
 
@@ -175,7 +192,8 @@ def _yi_bu_sandhi(ch: str, reading: str, following: str | None, word: str, chars
         before = chars[position - 1][0] if position else ""
         after = chars[position + 1][0] if position + 1 < len(chars) else ""
         word_final = word.endswith("一") and len(word) > 1
-        if following is None or before in _NUMERIC_BEFORE or after in _NUMERIC_AFTER or word_final:
+        if (following is None or before in _NUMERIC_BEFORE or after in _NUMERIC_AFTER or word_final
+                or after in _ORDINAL_AFTER):
             return "yi1"
         return "yi2" if following[-1] == "4" else "yi4"
     if ch == "不" and following is not None and reading.startswith("bu"):
