@@ -52,6 +52,8 @@ READINGS = [
     ("他打电话给妈妈", "ta1 da3 dian4 hua4 gei3 ma1 ma5"),
     ("这件衣服不大不小", "zhe4 jian4 yi1 fu5 bu2 da4 bu4 xiao3"),
     ("请你给我一杯水", "qing2 ni3 gei2 wo3 yi4 bei1 shui3"),
+    # traditional characters are converted first
+    ("我們去銀行，長城很長", "wo3 men5 qu4 yin2 hang2 chang2 cheng2 hen3 chang2"),
     # full-width digits and punctuation
     ("２个人，", "liang3 ge4 ren2"),
 ]

@@ -8,6 +8,7 @@ dates (月/日) in Chinese.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -70,6 +71,7 @@ def _money(match: re.Match) -> str:
 def normalize(text: str) -> Normalized:
     """Chinese text with every digit and symbol written as the characters one says."""
     text = unicodedata.normalize("NFKC", text)  # full-width digits, letters and symbols to half width
+    text = to_simplified(text)
     text = text.replace(",", "，").replace("!", "！").replace("?", "？").replace(";", "；")
     text = _PHONE.sub(lambda m: digits(m.group(1), one="幺"), text)
     text = _ISO_DATE.sub(lambda m: f"{digits(m.group(1))}年{cardinal(str(int(m.group(2))))}月"
@@ -89,6 +91,19 @@ def normalize(text: str) -> Normalized:
         elif ch not in dropped:
             dropped.append(ch)
     return Normalized(re.sub(r"\s+", " ", "".join(kept)).strip(), tuple(dropped))
+
+
+@functools.cache
+def _converter():
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+def to_simplified(text: str) -> str:
+    """Traditional characters to simplified (OpenCC): the word segmenter and the pinyin
+    phrase books are made for simplified text."""
+    return _converter().convert(text)
 
 
 def _is_hanzi(ch: str) -> bool:
