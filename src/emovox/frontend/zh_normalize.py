@@ -1,4 +1,5 @@
-"""Chinese text normalization: digits and symbols written out as the characters one reads.
+"""Chinese text normalization: traditional characters to simplified, then digits and symbols
+written out as the characters one reads.
 
 Context decides the reading: phone numbers digit by digit (1 as 幺), years digit by digit,
 times as 点/分, money and percentages, 2 as 两 before a measure word or a 百/千/万. What
