@@ -79,6 +79,8 @@ MIN_SPEED, MAX_SPEED = 0.25, 4.0
 WARMUP_TEXT = {"zh": "你好。"}
 #: What a voice's speech level is measured on, to match loudness across voices in mixed text.
 LEVEL_TEXT = {"en": "The quick brown fox jumps over the lazy dog.", "zh": "今天天气很好，我们一起去公园散步。"}
+#: Names of the Mandarin voice, to say why it is missing when it is not built.
+MANDARIN_NAMES = ("baker", "zh", "biaobei")
 #: The voice that reads a language the requested voice does not speak, all else equal.
 PARTNER_VOICES = {"en": "jf_alpha", "zh": "baker"}
 
@@ -216,7 +218,9 @@ class Engine:
     def _resolve(self, name: str) -> tuple[Backend, VoiceInfo]:
         canonical = self._aliases.get(name, name)
         if canonical not in self._voices:
-            raise UnknownVoiceError(name, list(self._voices) + list(self._aliases))
+            hint = "the Mandarin voice is not built here: run `make zh-models` once" \
+                if name in MANDARIN_NAMES and not any(v.language == "zh" for _, v in self._voices.values()) else ""
+            raise UnknownVoiceError(name, list(self._voices) + list(self._aliases), hint)
         return self._voices[canonical]
 
     def warmup(self, voices: Iterable[str] | None = None) -> None:

@@ -16,10 +16,10 @@ class InvalidTextError(EmovoxError, ValueError):
 class UnknownVoiceError(EmovoxError, KeyError):
     """A voice name that no backend provides."""
 
-    def __init__(self, name: str, valid: Iterable[str]) -> None:
+    def __init__(self, name: str, valid: Iterable[str], hint: str = "") -> None:
         self.name = name
         self.valid = sorted(valid)
-        super().__init__(f"unknown voice {name!r}; valid voices: {', '.join(self.valid)}")
+        super().__init__(f"unknown voice {name!r}; valid voices: {', '.join(self.valid)}" + (f" ({hint})" if hint else ""))
 
     def __str__(self) -> str:  # KeyError would quote the message
         return self.args[0]
