@@ -354,17 +354,24 @@ def _cmd_phonemize(args: argparse.Namespace) -> int:
         limit = Engine.from_packages().backend_of(args.voice).max_phonemes
     normalized = frontend.normalize(text)
     segments = list(frontend.segments(normalized.text, limit))
-    if args.json:
+    return _print_phonemized(normalized, segments, args.json, {"max_phonemes": limit})
+
+
+def _print_phonemized(normalized, segments, as_json: bool, extra: dict, extra_lines: tuple[str, ...] = ()) -> int:
+    """What `phonemize` shows, for either language: `extra` joins the JSON, `extra_lines` the text."""
+    if as_json:
         print(json.dumps({
             "normalized": normalized.text,
             "dropped": list(normalized.dropped),
-            "max_phonemes": limit,
+            **extra,
             "segments": [{"text": s.text, "phonemes": s.phonemes} for s in segments],
         }, indent=2, ensure_ascii=False))
         return 0
     print(f"normalized: {normalized.text}")
     if normalized.dropped:
         print(f"dropped:    {' '.join(normalized.dropped)}")
+    for line in extra_lines:
+        print(line)
     for number, s in enumerate(segments, 1):
         print(f"[{number}] {s.text}\n    {s.phonemes}")
     return 0
@@ -381,23 +388,11 @@ def _phonemize_chinese(text: str, as_json: bool) -> int:
     if not syllables:
         raise InvalidTextError("no Chinese characters to read after normalization; use --lang en for English")
     segments = list(frontend.segments(normalized.text, MAX_PHONEMES))
-    if as_json:
-        print(json.dumps({
-            "normalized": normalized.text,
-            "dropped": list(normalized.dropped),
-            "pinyin": " ".join(s.pinyin for s in syllables),
-            "syllables": [{"char": s.char, "pinyin": s.pinyin} for s in syllables],
-            "segments": [{"text": s.text, "phonemes": s.phonemes} for s in segments],
-        }, indent=2, ensure_ascii=False))
-        return 0
-    print(f"normalized: {normalized.text}")
-    if normalized.dropped:
-        print(f"dropped:    {' '.join(normalized.dropped)}")
-    print(f"pinyin:     {' '.join(s.pinyin for s in syllables)}")
-    print("            " + " ".join(f"{s.char}:{s.pinyin}" for s in syllables))
-    for number, segment in enumerate(segments, 1):
-        print(f"[{number}] {segment.text}\n    {segment.phonemes}")
-    return 0
+    pinyin = " ".join(s.pinyin for s in syllables)
+    return _print_phonemized(
+        normalized, segments, as_json,
+        {"pinyin": pinyin, "syllables": [{"char": s.char, "pinyin": s.pinyin} for s in syllables]},
+        (f"pinyin:     {pinyin}", "            " + " ".join(f"{s.char}:{s.pinyin}" for s in syllables)))
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

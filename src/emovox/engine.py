@@ -142,17 +142,14 @@ class Engine:
         from emovox.voices.clone import load_stored_voices
         from emovox.voices.store import VoiceStore
 
-        explicit = backends or ()
-        backends = backends or ("vits", "kokoro", "mandarin")
+        if backends is None:
+            backends = ("vits", "kokoro", "mandarin") if models_ready() else ("vits", "kokoro")
         builders = {"vits": lambda: VitsBackend.joe(settings, vits_precision),
                     "kokoro": lambda: KokoroBackend.from_packages(settings, cache),
                     "mandarin": lambda: MandarinBackend.from_build(settings)}
         unknown = set(backends) - set(builders)
         if unknown or not backends:
             raise InvalidOptionError(f"unknown backends {sorted(unknown)}; choose from {', '.join(builders)}")
-        if "mandarin" in backends and "mandarin" not in explicit and not models_ready():
-            log.info("the Mandarin voice is not built (make zh-models); carrying on without it")
-            backends = tuple(b for b in backends if b != "mandarin")
         engine = cls([builders[name]() for name in backends], audio_cache_bytes=audio_cache_bytes,
                      first_segment_chars=first_segment_chars)
         load_stored_voices(engine, VoiceStore(home))

@@ -12,6 +12,8 @@ import hashlib
 import importlib.resources
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from emovox.errors import ModelAssetError
@@ -47,6 +49,21 @@ def package_file(package: str, *parts: str, pip_name: str | None = None) -> Path
             f"run `pip install --force-reinstall {pip_name}`"
         )
     return path
+
+
+@contextmanager
+def written_atomically(target: Path) -> Iterator[Path]:
+    """A temporary path beside `target` to write; renamed onto `target` only if the block
+    completes, so a crash never leaves a file that looks finished."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    os.close(handle)
+    try:
+        yield Path(partial)
+        os.replace(partial, target)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
 
 
 def sha256_of(path: Path) -> str:

@@ -16,9 +16,9 @@ version, so a new model or a new edit gets a new file.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
+
+from emovox.backends import assets
 
 F0_TENSOR = "/encoder/F0_proj/Conv_output_0"
 PROSODY_INPUTS = ("f0_scale", "f0_range")
@@ -81,14 +81,8 @@ def add_prosody_inputs(source: Path, target: Path) -> Path:
     _rewire(graph, F0_TENSOR, "emovox_f0_out", {n.name for n in f0_nodes})
     _insert_after_producers(graph, {F0_TENSOR: f0_nodes})
     onnx.checker.check_model(model)
-    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")
-    os.close(handle)
-    try:
-        onnx.save(model, partial)
-        os.replace(partial, target)
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
+    with assets.written_atomically(target) as partial:
+        onnx.save(model, str(partial))
     return target
 
 

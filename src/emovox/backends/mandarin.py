@@ -16,7 +16,6 @@ range), then TD-PSOLA for the level and the rest of the range, and loudness as a
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -70,7 +69,7 @@ class MandarinBackend:
         """The model file, after checking it against the checksum the build recorded."""
         path = self._directory / name
         expected = json.loads((self._directory / "manifest.json").read_text("utf-8"))["sha256"][name]
-        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
+        digest = assets.sha256_of(path) if path.is_file() else "missing"
         if digest != expected:
             raise ModelAssetError(f"{path} is damaged or missing (SHA-256 {digest[:12]}, expected {expected[:12]}); "
                                   f"delete {self._directory} and run `make zh-models` again")

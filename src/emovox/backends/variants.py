@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import tempfile
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,7 +52,7 @@ def variant(source: Path, precision: str, calibration: Calibration | None = None
     build = {"int8": lambda s, t: _dynamic_int8(s, t, keep_float),
              "int8-static": lambda s, t: _static_int8(s, t, calibration, keep_float),
              "fp16": _fp16, "optimized": _optimized}[precision]
-    with _atomic(target) as partial:
+    with assets.written_atomically(target) as partial:
         build(source, partial)
     return target
 
@@ -62,19 +60,6 @@ def variant(source: Path, precision: str, calibration: Calibration | None = None
 def check_precision(precision: str) -> None:
     if precision not in PRECISIONS:
         raise InvalidOptionError(f"unknown precision {precision!r}; choose one of {', '.join(PRECISIONS)}")
-
-
-@contextmanager
-def _atomic(target: Path):
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
-    os.close(handle)
-    try:
-        yield Path(partial)
-        os.replace(partial, target)
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
 
 
 @contextmanager

@@ -158,8 +158,6 @@ def _first_chunk_ms(engine, voice: str, repeats: int) -> float:
 
 def _concurrent(engine, chosen: Profile, voice: str, clients: int, seconds: float) -> dict:
     """`clients` requests at a time, back to back for `seconds`, through the scheduler."""
-    from starlette.concurrency import run_in_threadpool
-
     from emovox.server.scheduler import Scheduler, SchedulerSettings
 
     scheduler = Scheduler(engine, SchedulerSettings.from_profile(chosen))
@@ -172,9 +170,8 @@ def _concurrent(engine, chosen: Profile, voice: str, clients: int, seconds: floa
             started = time.perf_counter()
             jobs = engine.plan(SENTENCES[n % len(SENTENCES)], voice=voice)
             n += 1
-            while (job := await run_in_threadpool(next, jobs, None)) is not None:
-                chunk = await scheduler.run(job)
-                if job.index == 0:
+            async for chunk in scheduler.chunks(jobs):
+                if chunk.index == 0:
                     first_audio.append(time.perf_counter() - started)
                 audio_s[0] += chunk.duration
 

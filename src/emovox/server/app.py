@@ -16,7 +16,7 @@ import logging
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -183,20 +183,25 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
 
 async def _synthesize(jobs: Iterator[ChunkJob], scheduler: Scheduler, request: Request,
                       deadline: float, release: Callable[[], None]) -> AsyncIterator[AudioChunk]:
-    """The request's chunks, one job at a time through the scheduler."""
-    done = object()
+    """The request's chunks through the scheduler, stopping when the client goes away or time is up."""
+
+    async def stopped() -> bool:
+        if await request.is_disconnected():
+            logger.info("client went away; stopping synthesis")
+            return True
+        if time.perf_counter() > deadline:
+            logger.warning("request exceeded its time limit; stopping synthesis")
+            return True
+        return False
+
     try:
-        while True:
-            if await request.is_disconnected():
-                logger.info("client went away; stopping synthesis")
-                return
-            if time.perf_counter() > deadline:
-                logger.warning("request exceeded its time limit; stopping synthesis")
-                return
-            job = await run_in_threadpool(next, jobs, done)  # G2P of the next sentence
-            if job is done:
-                return
-            yield await scheduler.run(job)
+        if await stopped():
+            return
+        async with aclosing(scheduler.chunks(jobs)) as chunks:
+            async for chunk in chunks:
+                yield chunk
+                if await stopped():
+                    return
     finally:
         release()
 

@@ -22,9 +22,11 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
+
+from starlette.concurrency import run_in_threadpool
 
 from emovox.engine import ChunkJob, Engine
 from emovox.profiles import Profile
@@ -176,6 +178,11 @@ class Scheduler:
 
     def admit(self, backend: str) -> Callable[[], None]:
         return self._lanes[backend].admit()
+
+    async def chunks(self, jobs: Iterator[ChunkJob]) -> AsyncIterator[AudioChunk]:
+        """A request's chunks in order: each job planned (G2P) in a worker thread, then run here."""
+        while (job := await run_in_threadpool(next, jobs, None)) is not None:
+            yield await self.run(job)
 
     async def run(self, job: ChunkJob) -> AudioChunk:
         """The finished chunk of `job`; cancelling this drops the job if it has not started."""
