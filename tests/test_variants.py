@@ -14,6 +14,7 @@ from emovox.backends.vits import KEEP_FLOAT, VitsBackend
 from emovox.bench.intelligibility import corpus_wer
 from emovox.engine import Engine
 from emovox.errors import InvalidOptionError
+from emovox.paths import cache_dir
 from emovox.voices.encoder import SpeakerEncoder, similarity
 
 SENTENCES = [line for line in (Path(__file__).parents[1] / "benchmarks" / "sentences_en.txt")
@@ -28,7 +29,7 @@ def int8_engine() -> Engine:
 
 def test_int8_is_at_least_40_percent_smaller_and_cached(int8_engine):
     path = int8_engine.backend_of("joe").model_path
-    assert path != JOE and path.parent == assets.cache_dir()
+    assert path != JOE and path.parent == cache_dir()
     assert path.stat().st_size <= 0.6 * JOE.stat().st_size
     assert variants.variant(JOE, "int8", keep_float=KEEP_FLOAT) == path  # built once, reused
 

@@ -12,7 +12,6 @@ import logging
 import os
 import re
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Sequence
@@ -51,69 +50,61 @@ def _default_output(text: str, fmt: str) -> Path:
 
 
 def _cmd_say(args: argparse.Namespace) -> int:
-    import soundfile
-
-    from emovox.audio.encode import FORMATS, format_of
-    from emovox.engine import DEFAULT_VOICE, Engine
+    from emovox.audio.encode import audio_file
+    from emovox.audio.formats import format_of
+    from emovox.engine import Engine
     from emovox.profiles import profile
 
     text = _read_text(args.text)
-    fmt = args.format or (format_of(args.output) if args.output else "wav")
-    if fmt not in FORMATS:
-        raise InvalidOptionError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    options = _options_from(args)
+    fmt = options.format or (format_of(args.output) if args.output else "wav")
     output = args.output or _default_output(text, fmt)
-    if args.profile:
-        chosen = profile(args.profile)
-        engine, args.voice = chosen.engine(), args.voice or chosen.default_voice
-    else:
-        engine, args.voice = Engine.from_packages(), args.voice or DEFAULT_VOICE
-    emotion = _emotion_from(args, engine)
+    engine = profile(args.profile).engine() if args.profile else Engine.from_packages()
     started = time.perf_counter()
-    controls, resolution = engine.prosody(args.voice, emotion)
-    chunks = engine.stream(text, voice=args.voice, speed=args.speed, emotion=resolution.emotion, lang=args.lang)
-    container, subtype = FORMATS[fmt]
-    sample_rate = engine.voice(args.voice).sample_rate
+    plan = engine.plan(text, options=options)
     seconds = 0.0
-    output.parent.mkdir(parents=True, exist_ok=True)
-    handle, partial = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".partial")
-    os.close(handle)
-    try:
-        with soundfile.SoundFile(partial, "w", sample_rate, 1, subtype, format=container) as out:
-            for chunk in chunks:
-                out.write(chunk.samples.clip(-1.0, 1.0))
-                seconds += chunk.duration
-                for warning in chunk.warnings:
-                    print(f"warning: {warning}", file=sys.stderr)
-        os.replace(partial, output)
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
+    with audio_file(output, plan.sample_rate, fmt) as write_samples:
+        for chunk in map(engine.render, plan):
+            write_samples(chunk.samples)
+            seconds += chunk.duration
+    for warning in plan.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     elapsed = time.perf_counter() - started
-    print(f"wrote {output} ({seconds:.1f} s of audio, voice {args.voice}, {elapsed:.1f} s to make)")
-    if not resolution.emotion.name == "neutral" or not controls.is_neutral:
-        print(f"emotion: {_describe(resolution)}")
+    print(f"wrote {output} ({seconds:.1f} s of audio, voice {plan.voice.name}, {elapsed:.1f} s to make)")
+    if plan.resolution.emotion.name != "neutral" or not plan.controls.is_neutral:
+        print(f"emotion: {_describe(plan.resolution)}")
     return 0
 
 
-def _emotion_from(args: argparse.Namespace, engine):
-    """--emotion/--intensity or --prompt, then explicit --pitch/--range/--energy on top."""
-    from emovox.emotion.model import Emotion
-    from emovox.emotion.resolve import requested
+def _options_from(args: argparse.Namespace):
+    """The request options of `say`, from the flags `add_speech_options` made."""
+    from emovox.options import OPTIONS, SpeechOptions
 
-    if args.emotion and args.prompt:
-        raise InvalidOptionError("give either --emotion or --prompt, not both")
-    if args.style_ref_voice and not args.style_ref:
-        raise InvalidOptionError("--style-ref-voice names the speaker of a --style-ref clip; give the clip too")
-    emotion = requested(args.emotion, args.intensity, args.prompt) or Emotion(
-        "neutral", 1.0 if args.intensity is None else args.intensity)
-    if args.style_ref:
-        from emovox.emotion.reference import emotion_from_clip, voice_norms
+    values = {option.name: getattr(args, option.name) for option in OPTIONS}
+    if values["style_ref"] is not None:
+        values["style_ref"] = _read_clip(values["style_ref"])
+    return SpeechOptions(**{k: v for k, v in values.items() if v is not None})
 
-        speaker = voice_norms(engine, engine.voice(args.style_ref_voice).name) if args.style_ref_voice else None
-        reference = emotion_from_clip(args.style_ref, speaker)
-        emotion = emotion.with_overrides(pitch_st=reference.pitch_st, pitch_range=reference.pitch_range,
-                                         speed=reference.speed, energy_db=reference.energy_db)
-    return emotion.with_overrides(pitch_st=args.pitch, pitch_range=args.range, energy_db=args.energy)
+
+def _read_clip(path: Path) -> bytes:
+    if not path.is_file():
+        raise InvalidOptionError(f"no such style reference clip: {path}", param="style_ref")
+    return path.read_bytes()
+
+
+def add_speech_options(parser: argparse.ArgumentParser) -> None:
+    """One flag per request option (emovox/options.py), with its help, choices and type."""
+    from emovox.options import OPTIONS
+
+    for option in OPTIONS:
+        kwargs: dict = {"help": option.help, "dest": option.name}
+        if option.kind == "number":
+            kwargs["type"] = float
+        elif option.kind == "choice":
+            kwargs["choices"] = list(option.choices)
+        elif option.kind == "clip":
+            kwargs.update(type=Path, metavar="CLIP")
+        parser.add_argument(option.flag, **kwargs)
 
 
 def _describe(resolution) -> str:
@@ -379,7 +370,7 @@ def _print_phonemized(normalized, segments, as_json: bool, extra: dict, extra_li
 
 def _phonemize_chinese(text: str, as_json: bool) -> int:
     """Pinyin with tone digits after sandhi, one syllable per character, as the model gets it."""
-    from emovox.backends.mandarin import MAX_PHONEMES
+    from emovox.backends.fastspeech2 import MAX_PHONEMES
     from emovox.frontend.chinese import ChineseFrontend, Syllable
 
     frontend = ChineseFrontend()
@@ -417,7 +408,6 @@ def _positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from emovox.engine import DEFAULT_VOICE
     from emovox.profiles import DEFAULT_PROFILE, PROFILES
 
     parser = argparse.ArgumentParser(prog="emovox", description="Expressive offline text-to-speech.")
@@ -426,25 +416,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     say = commands.add_parser("say", help="synthesize text to an audio file")
     say.add_argument("text", help="text to speak, or - to read UTF-8 from standard input")
-    say.add_argument("-o", "--output", type=Path, help="output file (default: named from the text)")
-    say.add_argument("--voice", help=f"voice name or alias (default {DEFAULT_VOICE}, or the profile's)")
+    say.add_argument("-o", "--output", type=Path, help="output file (default: named from the text); its extension "
+                                                       "gives the format unless --format does")
     say.add_argument("--profile", choices=list(PROFILES), help="models, threads and caches to run with")
-    say.add_argument("--lang", choices=["auto", "zh", "en"], default="auto",
-                     help="auto: Chinese and English stretches of mixed text each read by a voice of their language "
-                          "(default); zh or en: read everything as that language")
-    say.add_argument("--speed", type=float, default=1.0, help="speaking rate, 0.25 to 4.0")
-    say.add_argument("--format", choices=["wav", "flac", "ogg", "mp3"], help="default: from -o, else wav")
-    say.add_argument("--emotion", help="neutral, happy, angry, sad, surprised, fearful or disgusted")
-    say.add_argument("--intensity", type=float, help="emotion strength, 0 to 1 (default 1)")
-    say.add_argument("--prompt", help='free-text style, English or Chinese: "a little sad", "非常开心"')
-    say.add_argument("--style-ref", type=Path, metavar="CLIP",
-                     help="say it like this clip: its pitch, range, rate and loudness are transferred")
-    say.add_argument("--style-ref-voice", metavar="VOICE",
-                     help="the voice speaking the --style-ref clip, when it is one of ours: the clip is "
-                          "then compared with that voice's own neutral reading instead of population norms")
-    say.add_argument("--pitch", type=float, help="pitch shift in semitones (overrides the emotion's)")
-    say.add_argument("--range", type=float, help="pitch range factor (overrides the emotion's)")
-    say.add_argument("--energy", type=float, help="loudness change in dB (overrides the emotion's)")
+    add_speech_options(say)
     say.set_defaults(run=_cmd_say)
 
     emotions = commands.add_parser("emotions", help="list the emotions, or show how a prompt is understood")

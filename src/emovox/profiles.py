@@ -47,11 +47,14 @@ class Profile:
 
     def engine(self, home=None):
         """An engine with this profile's models, threads and caches (stored voices from `home`)."""
-        from emovox.engine import Engine
+        from dataclasses import replace
 
-        return Engine.from_packages(self.session_settings(), home=home, backends=self.backends,
-                                    audio_cache_bytes=self.audio_cache_mb * 2**20,
-                                    first_segment_chars=self.first_segment_chars, vits_precision=self.precision)
+        from emovox import compose
+
+        return compose.engine(self.session_settings(), home=home, backends=self.backends,
+                              audio_cache_bytes=self.audio_cache_mb * 2**20,
+                              first_segment_chars=self.first_segment_chars, vits_precision=self.precision,
+                              defaults=replace(compose.DEFAULTS, voice=self.default_voice))
 
     def to_dict(self) -> dict:
         return asdict(self)

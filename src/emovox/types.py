@@ -1,10 +1,57 @@
-"""The values that flow out of the engine: voices, audio chunks, and what was done."""
+"""The values every layer shares: prosody controls, voices, audio chunks, and what was done.
+
+`Prosody` is the physical control vector: what emotion resolves to and what a backend (or
+the signal stage after it) is asked to produce. It lives here, below the frontend, the
+emotion model and the backends, so none of them has to import another to speak of it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+
+
+@dataclass(frozen=True)
+class Prosody:
+    """Physical prosody controls, relative to the voice's neutral reading."""
+
+    pitch_st: float = 0.0  # F0 level shift, semitones
+    pitch_range: float = 1.0  # F0 excursion around the utterance mean, factor
+    speed: float = 1.0  # speaking rate, factor (>1 is faster, shorter)
+    energy_db: float = 0.0  # loudness change, dB
+    tilt_db: float = 0.0  # spectral tilt: + brightens (tense, angry), - softens
+
+    @property
+    def is_neutral(self) -> bool:
+        return self == Prosody()
+
+    @property
+    def changes_pitch(self) -> bool:
+        return (self.pitch_st, self.pitch_range) != (0.0, 1.0)
+
+    def scaled(self, intensity: float) -> Prosody:
+        """Interpolate from neutral (0) to this prosody (1): linear in st/dB, geometric in factors."""
+        return Prosody(
+            pitch_st=self.pitch_st * intensity,
+            pitch_range=self.pitch_range**intensity,
+            speed=self.speed**intensity,
+            energy_db=self.energy_db * intensity,
+            tilt_db=self.tilt_db * intensity,
+        )
+
+    def then(self, other: Prosody) -> Prosody:
+        """Compose two prosody changes (e.g. an emotion, then an SSML <prosody> inside it)."""
+        return Prosody(
+            pitch_st=self.pitch_st + other.pitch_st,
+            pitch_range=self.pitch_range * other.pitch_range,
+            speed=self.speed * other.speed,
+            energy_db=self.energy_db + other.energy_db,
+            tilt_db=self.tilt_db + other.tilt_db,
+        )
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
 @dataclass(frozen=True)

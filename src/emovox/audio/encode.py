@@ -1,46 +1,53 @@
-"""Encode float samples into the container formats users ask for, through libsndfile."""
+"""Audio files in any of the request formats, written chunk by chunk and atomically.
+
+WAV, FLAC and MP3 go through libsndfile, which writes their headers complete once the
+length is known; Opus (in Ogg), AAC (ADTS) and raw PCM go through the same incremental
+encoders the HTTP API streams with. Either way the file appears under its name only when
+it is whole (paths.written_atomically).
+"""
 
 from __future__ import annotations
 
-import io
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-from emovox.errors import InvalidOptionError
+from emovox.audio.formats import check_format, format_of
+from emovox.paths import written_atomically
 
-#: format name -> (libsndfile container, subtype)
-FORMATS = {
-    "wav": ("WAV", "PCM_16"),
-    "flac": ("FLAC", "PCM_16"),
-    "ogg": ("OGG", "VORBIS"),
-    "mp3": ("MP3", "MPEG_LAYER_III"),
-}
+#: Formats libsndfile writes as complete files: format -> (container, subtype).
+_SOUNDFILE = {"wav": ("WAV", "PCM_16"), "flac": ("FLAC", "PCM_16"), "mp3": ("MP3", "MPEG_LAYER_III")}
 
 
-def _container(fmt: str) -> tuple[str, str]:
-    try:
-        return FORMATS[fmt.lower()]
-    except KeyError:
-        raise InvalidOptionError(f"unknown audio format {fmt!r}; choose one of {', '.join(FORMATS)}") from None
+@contextmanager
+def audio_file(path: Path, sample_rate: int, fmt: str) -> Iterator:
+    """`write(samples)` for each chunk; the file is complete and in place when the block ends."""
+    check_format(fmt)
+    with written_atomically(Path(path)) as partial:
+        if fmt in _SOUNDFILE:
+            import soundfile
 
+            container, subtype = _SOUNDFILE[fmt]
+            with soundfile.SoundFile(partial, "w", sample_rate, 1, subtype, format=container) as out:
+                yield lambda samples: out.write(np.clip(samples, -1.0, 1.0))
+        else:
+            from emovox.audio.stream_encode import StreamEncoder
 
-def format_of(path: Path, default: str = "wav") -> str:
-    suffix = path.suffix.lower().lstrip(".")
-    return suffix if suffix in FORMATS else default
-
-
-def encode(samples: np.ndarray, sample_rate: int, fmt: str = "wav") -> bytes:
-    import soundfile
-
-    container, subtype = _container(fmt)
-    buffer = io.BytesIO()
-    soundfile.write(buffer, np.clip(samples, -1.0, 1.0), sample_rate, format=container, subtype=subtype)
-    return buffer.getvalue()
+            encoder = StreamEncoder(fmt, sample_rate)
+            with open(partial, "wb") as out:
+                yield lambda samples: out.write(encoder.write(samples))
+                out.write(encoder.close())
 
 
 def write(path: Path, samples: np.ndarray, sample_rate: int, fmt: str | None = None) -> Path:
-    """Write audio atomically enough for a CLI: encode fully, then write the bytes."""
-    data = encode(samples, sample_rate, fmt or format_of(path))
-    path.write_bytes(data)
-    return path
+    """One waveform to a file (format from the extension unless `fmt` is given)."""
+    return write_chunks(path, [samples], sample_rate, fmt)
+
+
+def write_chunks(path: Path, chunks: Iterable[np.ndarray], sample_rate: int, fmt: str | None = None) -> Path:
+    with audio_file(path, sample_rate, fmt or format_of(path)) as write_samples:
+        for samples in chunks:
+            write_samples(samples)
+    return Path(path)

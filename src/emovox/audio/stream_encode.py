@@ -13,7 +13,7 @@ import struct
 
 import numpy as np
 
-from emovox.errors import InvalidOptionError
+from emovox.audio.formats import MEDIA_TYPES, check_format
 
 #: format -> (FFmpeg container, codec, codec sample rates it accepts; None = any)
 _COMPRESSED = {
@@ -22,11 +22,9 @@ _COMPRESSED = {
     "aac": ("adts", "aac", None),
     "flac": ("flac", "flac", None),
 }
-STREAM_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
 #: OpenAI's `pcm` is 16-bit mono at 24 kHz whatever the voice; other formats keep the voice's rate.
 PCM_RATE = 24_000
-MEDIA_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg", "aac": "audio/aac", "flac": "audio/flac",
-               "wav": "audio/wav", "pcm": "audio/pcm"}
+__all__ = ["MEDIA_TYPES", "PCM_RATE", "StreamEncoder"]
 
 
 class _Sink:
@@ -54,8 +52,7 @@ class StreamEncoder:
     """`write(samples) -> bytes` for each chunk, then `close() -> bytes` for the tail."""
 
     def __init__(self, fmt: str, sample_rate: int) -> None:
-        if fmt not in STREAM_FORMATS:
-            raise InvalidOptionError(f"unknown response_format {fmt!r}; choose one of {', '.join(STREAM_FORMATS)}")
+        check_format(fmt, param="response_format")
         self.format, self.sample_rate = fmt, sample_rate
         self._header_sent = False
         self._container = None

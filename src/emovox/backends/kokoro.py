@@ -4,8 +4,8 @@ Inputs: `tokens[1, T]` int64 framed by pad id 0, `style[1, 256]` float32 taken f
 voice pack row that matches the token count, `speed[1]` float32. Batch size is fixed at 1.
 The graph is edited once to take `f0_scale` and `f0_range` too (see kokoro_prosody.py) and
 that edited session serves calls that change pitch; calls at the voice's own pitch run the
-unedited graph, which measured about 2 % faster. Loudness and spectral tilt are applied to
-the waveform after.
+unedited graph, which measured about 2 % faster. Loudness and spectral tilt are the
+renderer's, on the waveform after.
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-from emovox.audio import effects
 from emovox.backends import assets, kokoro_prosody
+from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl
 from emovox.backends.session import LazySession, SessionSettings
-from emovox.emotion.model import Prosody
-from emovox.frontend.tokens import Encoded, SymbolTable
-from emovox.types import VoiceInfo
+from emovox.backends.symbols import Encoded, SymbolTable
+from emovox.types import Prosody, VoiceInfo
 
 SAMPLE_RATE = 24_000
 #: The model's context is 512 tokens; two of them are the boundary pads.
@@ -32,10 +31,11 @@ PAD_ID = 0
 _GENDER_BY_PREFIX = {"jf": "female", "jm": "male", "af": "female", "am": "male", "bf": "female", "bm": "male"}
 
 
-class KokoroBackend:
+class KokoroBackend(Backend):
     name = "kokoro"
-    sample_rate = SAMPLE_RATE
-    max_phonemes = MAX_PHONEMES
+    capabilities = Capabilities(languages=("en",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES,
+                                pitch=PitchControl.MODEL, batching=False, cloning=Cloning.STYLE,
+                                conditioning_shape=(MAX_PHONEMES, STYLE_DIM))
 
     def __init__(
         self,
@@ -51,7 +51,6 @@ class KokoroBackend:
         self._packs = {name: np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)
                        for name, pack in voice_packs.items()}
         self._stock = frozenset(self._packs)
-        self._added: dict[str, VoiceInfo] = {}
 
     @classmethod
     def from_packages(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None) -> KokoroBackend:
@@ -78,20 +77,18 @@ class KokoroBackend:
                 description="Kokoro-82M style voice (Japanese speaker) reading English from espeak-ng phonemes",
             )
             for name in sorted(self._stock)
-        ] + list(self._added.values())
+        ]
 
     def stock_packs(self) -> dict[str, np.ndarray]:
         return {name: self._packs[name] for name in sorted(self._stock)}
 
-    def add_voice(self, info: VoiceInfo, pack: np.ndarray) -> None:
-        """Speak with another style pack (a cloned voice), under `info.name`."""
-        # Copy on write, as other threads may be synthesizing or listing voices meanwhile.
-        self._packs = {**self._packs, info.name: np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)}
-        self._added = {**self._added, info.name: info}
+    def add_voice(self, name: str, pack: np.ndarray) -> None:
+        """Speak with another style pack (a cloned voice), under `name`."""
+        # Copy on write, as other threads may be synthesizing meanwhile.
+        self._packs = {**self._packs, name: np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)}
 
     def remove_voice(self, name: str) -> None:
-        if name in self._added:
-            self._added = {k: v for k, v in self._added.items() if k != name}
+        if name not in self._stock:
             self._packs = {k: v for k, v in self._packs.items() if k != name}
 
     def encode(self, phonemes: str) -> Encoded:
@@ -116,10 +113,9 @@ class KokoroBackend:
             "speed": np.array([speed * prosody.speed], dtype=np.float32),
         }
         session = self._session
-        if (prosody.pitch_st, prosody.pitch_range) != (0.0, 1.0) and self._pitch_session is not None:
+        if prosody.changes_pitch and self._pitch_session is not None:
             session = self._pitch_session
             inputs["f0_scale"] = np.array([2 ** (prosody.pitch_st / 12)], dtype=np.float32)
             inputs["f0_range"] = np.array([prosody.pitch_range], dtype=np.float32)
         (audio,) = session.get().run(None, inputs)
-        samples = np.asarray(audio, dtype=np.float32).reshape(-1)
-        return effects.shape_level(samples, SAMPLE_RATE, prosody.energy_db, prosody.tilt_db)
+        return np.asarray(audio, dtype=np.float32).reshape(-1)

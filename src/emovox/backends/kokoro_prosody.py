@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emovox.backends import assets
+from emovox.paths import written_atomically
 
 F0_TENSOR = "/encoder/F0_proj/Conv_output_0"
 PROSODY_INPUTS = ("f0_scale", "f0_range")
@@ -81,7 +81,7 @@ def add_prosody_inputs(source: Path, target: Path) -> Path:
     _rewire(graph, F0_TENSOR, "emovox_f0_out", {n.name for n in f0_nodes})
     _insert_after_producers(graph, {F0_TENSOR: f0_nodes})
     onnx.checker.check_model(model)
-    with assets.written_atomically(target) as partial:
+    with written_atomically(target) as partial:
         onnx.save(model, str(partial))
     return target
 

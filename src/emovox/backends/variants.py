@@ -25,6 +25,7 @@ from pathlib import Path
 
 from emovox.backends import assets
 from emovox.errors import InvalidOptionError
+from emovox.paths import cache_dir, written_atomically
 
 PRECISIONS = ("fp32", "int8", "int8-static", "fp16", "optimized")
 VARIANTS_VERSION = 2
@@ -44,7 +45,7 @@ def variant(source: Path, precision: str, calibration: Calibration | None = None
     digest = (source_sha256 or assets.sha256_of(source))[:12]
     if keep_float and precision.startswith("int8"):
         digest += "-" + hashlib.sha256("|".join(keep_float).encode()).hexdigest()[:6]
-    target = assets.cache_dir() / f"{source.stem}-{precision}-v{VARIANTS_VERSION}-{digest}.onnx"
+    target = cache_dir() / f"{source.stem}-{precision}-v{VARIANTS_VERSION}-{digest}.onnx"
     if target.is_file():
         return target
     if precision == "int8-static" and calibration is None:
@@ -52,7 +53,7 @@ def variant(source: Path, precision: str, calibration: Calibration | None = None
     build = {"int8": lambda s, t: _dynamic_int8(s, t, keep_float),
              "int8-static": lambda s, t: _static_int8(s, t, calibration, keep_float),
              "fp16": _fp16, "optimized": _optimized}[precision]
-    with assets.written_atomically(target) as partial:
+    with written_atomically(target) as partial:
         build(source, partial)
     return target
 

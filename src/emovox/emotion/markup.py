@@ -22,6 +22,9 @@ from emovox.errors import EmovoxError
 class MarkupError(EmovoxError, ValueError):
     """Markup that cannot be parsed; the message says where and what is wrong."""
 
+    param = "input"
+    code = "invalid_markup"
+
 
 @dataclass(frozen=True)
 class Span:

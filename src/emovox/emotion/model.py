@@ -12,46 +12,31 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from emovox.errors import InvalidOptionError
+from emovox.types import Prosody
+
+__all__ = ["EMOTIONS", "OVERRIDES", "Emotion", "Limit", "Prosody"]
 
 EMOTIONS = ("neutral", "happy", "angry", "sad", "surprised", "fearful", "disgusted")
 
 
 @dataclass(frozen=True)
-class Prosody:
-    """Physical prosody controls, relative to the voice's neutral reading."""
+class Limit:
+    """The range an explicit prosody override may take, and how a request names it."""
 
-    pitch_st: float = 0.0  # F0 level shift, semitones
-    pitch_range: float = 1.0  # F0 excursion around the utterance mean, factor
-    speed: float = 1.0  # speaking rate, factor (>1 is faster, shorter)
-    energy_db: float = 0.0  # loudness change, dB
-    tilt_db: float = 0.0  # spectral tilt: + brightens (tense, angry), - softens
+    option: str  # the request option that sets it (CLI --NAME, API field NAME)
+    what: str
+    unit: str
+    low: float
+    high: float
 
-    @property
-    def is_neutral(self) -> bool:
-        return self == Prosody()
 
-    def scaled(self, intensity: float) -> Prosody:
-        """Interpolate from neutral (0) to this prosody (1): linear in st/dB, geometric in factors."""
-        return Prosody(
-            pitch_st=self.pitch_st * intensity,
-            pitch_range=self.pitch_range**intensity,
-            speed=self.speed**intensity,
-            energy_db=self.energy_db * intensity,
-            tilt_db=self.tilt_db * intensity,
-        )
-
-    def then(self, other: Prosody) -> Prosody:
-        """Compose two prosody changes (e.g. an emotion, then an SSML <prosody> inside it)."""
-        return Prosody(
-            pitch_st=self.pitch_st + other.pitch_st,
-            pitch_range=self.pitch_range * other.pitch_range,
-            speed=self.speed * other.speed,
-            energy_db=self.energy_db + other.energy_db,
-            tilt_db=self.tilt_db + other.tilt_db,
-        )
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+#: Explicit overrides an Emotion takes, by field: each is also a request option.
+OVERRIDES = {
+    "pitch_st": Limit("pitch", "pitch shift", " st", -12.0, 12.0),
+    "pitch_range": Limit("range", "pitch range", "x", 0.1, 4.0),
+    "speed": Limit("rate", "speaking rate", "x", 0.25, 4.0),
+    "energy_db": Limit("energy", "energy", " dB", -20.0, 20.0),
+}
 
 
 @dataclass(frozen=True)
@@ -67,17 +52,16 @@ class Emotion:
 
     def __post_init__(self) -> None:
         if self.name not in EMOTIONS:
-            raise InvalidOptionError(f"unknown emotion {self.name!r}; choose one of {', '.join(EMOTIONS)}")
+            raise InvalidOptionError(f"unknown emotion {self.name!r}; choose one of {', '.join(EMOTIONS)}",
+                                     param="emotion")
         if not 0.0 <= self.intensity <= 1.0:
-            raise InvalidOptionError(f"intensity {self.intensity} is out of range; use a value from 0 to 1")
-        if self.pitch_range is not None and not 0.1 <= self.pitch_range <= 4.0:
-            raise InvalidOptionError(f"pitch range {self.pitch_range} is out of range; use 0.1 to 4")
-        if self.speed is not None and not 0.25 <= self.speed <= 4.0:
-            raise InvalidOptionError(f"speed {self.speed} is out of range; use 0.25 to 4")
-        if self.pitch_st is not None and not -12 <= self.pitch_st <= 12:
-            raise InvalidOptionError(f"pitch shift {self.pitch_st} st is out of range; use -12 to 12")
-        if self.energy_db is not None and not -20 <= self.energy_db <= 20:
-            raise InvalidOptionError(f"energy {self.energy_db} dB is out of range; use -20 to 20")
+            raise InvalidOptionError(f"intensity {self.intensity} is out of range; use a value from 0 to 1",
+                                     param="intensity")
+        for field_name, limit in OVERRIDES.items():
+            value = getattr(self, field_name)
+            if value is not None and not limit.low <= value <= limit.high:
+                raise InvalidOptionError(f"{limit.what} {value:g}{limit.unit} is out of range; use {limit.low:g} "
+                                         f"to {limit.high:g}", param=limit.option)
 
     def with_overrides(self, **overrides: float | None) -> Emotion:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})

@@ -34,6 +34,8 @@ _LIMITS = {"pitch_st": (-6.0, 8.0), "pitch_range": (0.5, 2.0), "speed": (0.7, 1.
 class ReferenceClipError(EmovoxError, ValueError):
     """A reference clip that cannot be read or measured."""
 
+    param = "style_ref"
+
 
 @dataclass(frozen=True)
 class SpeechProsody:

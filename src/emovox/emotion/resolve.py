@@ -9,6 +9,7 @@ control values that produced exactly that on this voice. Voices without a calibr
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 
@@ -46,15 +47,24 @@ def resolve(request: Emotion | str | None) -> Resolution:
     return Resolution(parsed.emotion, "prompt", parsed.matched, parsed.understood)
 
 
-def requested(label: str | None, intensity: float | None, prompt: str | None) -> Emotion | None:
-    """What a request (CLI flags, API fields) asks for: a label at `intensity` (default full),
-    else a free-text prompt whose intensity `intensity` replaces when given; else None."""
+def resolve_request(label: str | None, intensity: float | None, prompt: str | None,
+                    overrides: Mapping[str, float] | None = None) -> Resolution:
+    """What a request (CLI flags, API fields) asks for, and from which words: a label at
+    `intensity` (default full), else a free-text prompt whose intensity `intensity` replaces
+    when given, else neutral; then explicit `overrides` (Emotion fields) on top."""
     if label:
-        return Emotion(label.strip().lower(), 1.0 if intensity is None else intensity)
-    if prompt:
-        emotion = resolve(prompt).emotion
-        return replace(emotion, intensity=intensity) if intensity is not None else emotion
-    return None
+        resolution = Resolution(Emotion(label.strip().lower(), 1.0 if intensity is None else intensity), "label",
+                                (label.strip(),))
+    elif prompt:
+        resolution = resolve(prompt)
+        if intensity is not None:
+            resolution = replace(resolution, emotion=replace(resolution.emotion, intensity=intensity))
+    else:
+        resolution = Resolution(Emotion("neutral", 0.0 if intensity is None else intensity), "default")
+    if overrides:
+        source = "value" if resolution.source == "default" else resolution.source
+        resolution = replace(resolution, emotion=resolution.emotion.with_overrides(**overrides), source=source)
+    return resolution
 
 
 class Calibration:

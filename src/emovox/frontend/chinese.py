@@ -155,7 +155,7 @@ class ChineseFrontend:
                 readings = [p if p[:-1] != w[:-1] else w for w, p in zip(readings, phrases)]
             chars = [(ch, i == 0) for word in words for i, ch in enumerate(word)]
             word_of = [word for word in words for _ in word]
-            for position, (word, flag) in enumerate((word, flag) for word, flag in tagged for _ in word):
+            for position, (word, flag) in enumerate((w, f) for w, f in tagged for _ in w):
                 if len(word) == 1 and flag in _BY_PART_OF_SPEECH.get(word, {}):
                     readings[position] = _BY_PART_OF_SPEECH[word][flag]
                 elif word == "长":

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-_TOKEN = re.compile(r"(?P<zh>[\u3400-\u4dbf\u4e00-\u9fff]+)|(?P<en>[A-Za-z][A-Za-z'’\-]*)|(?P<other>[^A-Za-z\u3400-\u4dbf\u4e00-\u9fff]+)")
+_TOKEN = re.compile(r"(?P<zh>[\u3400-\u4dbf\u4e00-\u9fff]+)|(?P<en>[A-Za-z][A-Za-z'’\-]*)"
+                    r"|(?P<other>[^A-Za-z\u3400-\u4dbf\u4e00-\u9fff]+)")
 LANGUAGES = ("auto", "zh", "en")
 #: Chinese punctuation closing an English stretch ("demo。") becomes its ASCII twin.
 _ASCII_PUNCTUATION = str.maketrans("。，！？；：、（）“”‘’", ".,!?;:,()\"\"''")

@@ -1,10 +1,11 @@
 """The HTTP API: OpenAI's speech endpoint and its neighbours, over one Engine.
 
 `create_app(engine, settings)` builds the app; nothing lives at module level. Models are
-loaded and warmed in the lifespan (`/readyz` is 503 until then). The engine plans a
-request's chunks; the `Scheduler` synthesizes them one at a time in its workers, so a long
-text cannot hold the server while short requests wait, and a client that disconnects stops
-the work at the next chunk.
+loaded and warmed in the lifespan (`/readyz` is 503 until then). The event loop only routes
+bytes: the request is planned in a worker thread (normalization, G2P, a style clip's
+analysis), admitted on every lane its plan uses, and the `Scheduler` synthesizes its chunks
+one at a time in its workers, so a long text cannot hold the server while short requests
+wait, and a client that disconnects stops the work at the next chunk.
 """
 
 from __future__ import annotations
@@ -15,35 +16,31 @@ import json
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, Response, StreamingResponse
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from emovox.audio.stream_encode import MEDIA_TYPES, PCM_RATE, StreamEncoder
-from emovox.emotion.resolve import requested
-from emovox.engine import DEFAULT_VOICE, ChunkJob, Engine
-from emovox.errors import EmovoxError
+from emovox.engine import ChunkJob, Engine
 from emovox.server import errors
 from emovox.server import voices as voice_routes
 from emovox.server.errors import ApiError
 from emovox.server.metrics import Metrics, MetricsMiddleware
-from emovox.server.scheduler import Busy, Scheduler, SchedulerSettings
+from emovox.server.scheduler import Scheduler, SchedulerSettings
+from emovox.server.schemas import MODEL_IDS, SpeechRequest, speech_options
 from emovox.types import AudioChunk
 from emovox.voices.intake import MAX_UPLOAD_BYTES
 from emovox.voices.store import VoiceStore
 
 logger = logging.getLogger(__name__)
 
-MODEL_IDS = ("emovox", "tts-1", "tts-1-hd", "gpt-4o-mini-tts")
 PLAYGROUND = Path(__file__).with_name("static") / "index.html"
 
 
@@ -51,28 +48,13 @@ PLAYGROUND = Path(__file__).with_name("static") / "index.html"
 class ServerSettings:
     max_input_chars: int = 4096
     scheduling: SchedulerSettings = SchedulerSettings()
-    #: The voice of a request that names none.
-    default_voice: str = DEFAULT_VOICE
+    #: The voice of a request that names none (None: the engine's default).
+    default_voice: str | None = None
     request_timeout_s: float = 120.0
     api_keys: tuple[str, ...] = ()
     cors_origins: tuple[str, ...] = ()
     max_upload_bytes: int = MAX_UPLOAD_BYTES
     warmup: bool = True
-
-
-class SpeechRequest(BaseModel):
-    model: str = "emovox"
-    input: str = Field(min_length=1)
-    voice: str | None = None
-    response_format: Literal["mp3", "opus", "aac", "flac", "wav", "pcm"] = "mp3"
-    speed: float = Field(1.0, ge=0.25, le=4.0)
-    instructions: str | None = None
-    stream_format: Literal["audio", "sse"] = "audio"
-    # emovox extensions
-    emotion: str | None = None
-    intensity: float | None = Field(None, ge=0.0, le=1.0)
-    prompt: str | None = None
-    lang: Literal["auto", "zh", "en"] = "auto"
 
 
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None) -> FastAPI:
@@ -151,37 +133,30 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         if len(body.input) > settings.max_input_chars:
             raise ApiError(400, f"input is {len(body.input)} characters; the limit is {settings.max_input_chars}",
                            param="input", code="string_above_max_length")
-        try:
-            voice = engine.voice(body.voice or settings.default_voice)
-            jobs = engine.plan(body.input, voice=voice.name, speed=body.speed,
-                               emotion=requested(body.emotion, body.intensity, body.prompt or body.instructions),
-                               lang=body.lang)
-        except EmovoxError as e:
-            raise errors.from_engine_error(e) from None
-        try:
-            release = scheduler.admit(voice.backend)
-        except Busy as e:
-            raise ApiError(429, str(e), "rate_limit_error", code="server_busy",
-                           headers={"Retry-After": str(e.retry_after_s)}) from None
+        options = speech_options(body, settings.default_voice or engine.default_voice)
+        plan = await run_in_threadpool(engine.plan, body.input, options=options)
+        release = scheduler.admit(plan.backends)
+        voice = plan.voice
         started = time.perf_counter()
         sample_rate = voice.sample_rate
-        synthesis = _synthesize(jobs, scheduler, request, started + settings.request_timeout_s, release)
+        synthesis = _synthesize(plan.jobs, scheduler, request, started + settings.request_timeout_s, release)
         # A stream the client abandons before its first byte is never iterated, so its
         # `finally` never runs: releasing when it is collected keeps the count honest.
         weakref.finalize(synthesis, release)
         pieces = _measured(synthesis, metrics, voice.backend, started)
-        rate_sent = PCM_RATE if body.response_format == "pcm" else sample_rate
+        fmt = options.format
+        rate_sent = PCM_RATE if fmt == "pcm" else sample_rate
         headers = {"X-Sample-Rate": str(rate_sent), "Cache-Control": "no-store"}
         if body.stream_format == "sse":
-            return StreamingResponse(_sse(pieces, body.response_format, sample_rate),
+            return StreamingResponse(_sse(pieces, fmt, sample_rate),
                                      media_type="text/event-stream", headers=headers)
-        return StreamingResponse(_encoded(pieces, body.response_format, sample_rate),
-                                 media_type=MEDIA_TYPES[body.response_format], headers=headers)
+        return StreamingResponse(_encoded(pieces, fmt, sample_rate),
+                                 media_type=MEDIA_TYPES[fmt], headers=headers)
 
     return app
 
 
-async def _synthesize(jobs: Iterator[ChunkJob], scheduler: Scheduler, request: Request,
+async def _synthesize(jobs: Iterable[ChunkJob], scheduler: Scheduler, request: Request,
                       deadline: float, release: Callable[[], None]) -> AsyncIterator[AudioChunk]:
     """The request's chunks through the scheduler, stopping when the client goes away or time is up."""
 

@@ -1,7 +1,8 @@
 """Every error as OpenAI's envelope: {"error": {"message", "type", "param", "code"}}.
 
 Clients built for the OpenAI API read these fields; the status is always a specific 4xx for
-bad requests, and a 500 never carries a traceback.
+bad requests, and a 500 never carries a traceback. An `EmovoxError` says its own status,
+type, code and param (emovox/errors.py), so one handler serves them all.
 """
 
 from __future__ import annotations
@@ -13,19 +14,23 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from emovox.emotion.markup import MarkupError
-from emovox.errors import EmovoxError, UnknownVoiceError
-from emovox.voices.intake import NotAudioError
+from emovox.errors import EmovoxError
 
 logger = logging.getLogger(__name__)
+_KINDS = {401: "authentication_error", 404: "not_found_error", 429: "rate_limit_error"}
 
 
-class ApiError(Exception):
+class ApiError(EmovoxError):
+    """An error the HTTP layer itself finds (auth, limits, routes), with its status given here."""
+
     def __init__(self, status: int, message: str, type_: str = "invalid_request_error",
                  param: str | None = None, code: str | None = None, headers: dict | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.type, self.param, self.code = status, message, type_, param, code
-        self.headers = headers or {}
+        super().__init__(message, param=param, code=code, headers=headers)
+        self.http_status, self.error_type = status, type_
+
+
+def body_of(error: EmovoxError) -> dict:
+    return {"message": error.message, "type": error.error_type, "param": error.param, "code": error.code}
 
 
 def envelope(status: int, message: str, type_: str, param: str | None = None, code: str | None = None,
@@ -34,26 +39,12 @@ def envelope(status: int, message: str, type_: str, param: str | None = None, co
                         status_code=status, headers=headers)
 
 
-def from_engine_error(error: EmovoxError) -> ApiError:
-    """The API error for an engine error raised by a request's own input."""
-    if isinstance(error, UnknownVoiceError):
-        return ApiError(400, str(error), param="voice", code="voice_not_found")
-    if isinstance(error, MarkupError):
-        return ApiError(400, str(error), param="input", code="invalid_markup")
-    if isinstance(error, NotAudioError):
-        return ApiError(415, str(error), param="file", code="unsupported_media_type")
-    return ApiError(400, str(error), code="invalid_value")
-
-
 def install(app: FastAPI) -> None:
-    @app.exception_handler(ApiError)
-    async def _api_error(_: Request, error: ApiError):
-        return envelope(error.status, error.message, error.type, error.param, error.code, error.headers)
-
     @app.exception_handler(EmovoxError)
-    async def _engine_error(_: Request, error: EmovoxError):
-        api = from_engine_error(error)
-        return envelope(api.status, api.message, api.type, api.param, api.code)
+    async def _emovox_error(_: Request, error: EmovoxError):
+        if error.http_status >= 500:
+            logger.error("%s: %s", type(error).__name__, error)
+        return JSONResponse({"error": body_of(error)}, status_code=error.http_status, headers=error.headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, error: RequestValidationError):
@@ -68,10 +59,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, error: StarletteHTTPException):
-        kinds = {401: "authentication_error", 404: "not_found_error", 405: "invalid_request_error",
-                 413: "invalid_request_error", 429: "rate_limit_error"}
-        return envelope(error.status_code, str(error.detail), kinds.get(error.status_code, "invalid_request_error"),
-                        headers=getattr(error, "headers", None))
+        return envelope(error.status_code, str(error.detail), _KINDS.get(error.status_code, "invalid_request_error"),
+                        headers=error.headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, error: Exception):

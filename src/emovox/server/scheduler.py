@@ -3,7 +3,9 @@
 The unit of work is one chunk (`ChunkJob`), never a whole request: a request puts its next
 chunk in its backend's queue only when the previous one is done, so a long text takes one
 place in the line at a time and a short request behind it waits for at most a chunk per
-request ahead. A backend's queue is bounded by the requests it admits (429 beyond).
+request ahead. A backend's queue is bounded by the requests it admits (429 beyond); a
+request is admitted on every lane its plan uses, so the partner voice's chunks of mixed
+text count on the lane that synthesizes them.
 
 Workers are threads (ONNX Runtime releases the GIL). Where a backend takes a batch
 dimension (VITS), a worker may wait `batch_window_ms` for compatible jobs and run up to
@@ -22,13 +24,12 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from starlette.concurrency import run_in_threadpool
-
 from emovox.engine import ChunkJob, Engine
+from emovox.errors import BusyError
 from emovox.profiles import Profile
 from emovox.server.metrics import Metrics
 from emovox.types import AudioChunk
@@ -53,12 +54,12 @@ class SchedulerSettings:
                    batch_window_ms=profile.batch_window_ms, max_batch=profile.max_batch)
 
 
-class Busy(Exception):
+class Busy(BusyError):
     """A backend's queue is full; the client should retry after `retry_after_s`."""
 
     def __init__(self, backend: str, admitted: int, retry_after_s: int = 1) -> None:
-        super().__init__(f"the {backend} voices are busy ({admitted} requests in progress); retry shortly")
-        self.retry_after_s = retry_after_s
+        super().__init__(f"the {backend} voices are busy ({admitted} requests in progress); retry shortly",
+                         retry_after_s)
 
 
 class Lane:
@@ -133,12 +134,12 @@ class Lane:
     def _gather(self) -> list[tuple[ChunkJob, Future]]:
         """The oldest job, plus jobs that can share its forward pass (called holding the lock)."""
         batch = [self._queue.popleft()]
-        key = Engine.batch_key(batch[0][0])
+        key = self._engine.batch_key(batch[0][0])
         if key is None or self._settings.max_batch <= 1:
             return batch
         deadline = time.monotonic() + self._settings.batch_window_ms / 1000
         while len(batch) < self._settings.max_batch:
-            compatible = [item for item in self._queue if Engine.batch_key(item[0]) == key]
+            compatible = [item for item in self._queue if self._engine.batch_key(item[0]) == key]
             for item in compatible[: self._settings.max_batch - len(batch)]:
                 self._queue.remove(item)
                 batch.append(item)
@@ -176,17 +177,32 @@ class Scheduler:
         metrics = metrics or Metrics()
         self._lanes = {backend.name: Lane(engine, backend.name, settings, metrics) for backend in engine.backends}
 
-    def admit(self, backend: str) -> Callable[[], None]:
-        return self._lanes[backend].admit()
+    def admit(self, backends: str | Iterable[str]) -> Callable[[], None]:
+        """Count a request in on every lane it will use, or raise Busy (admitting on none);
+        returns the (idempotent) release of all of them, for the request's end."""
+        releases: list[Callable[[], None]] = []
+        try:
+            for backend in [backends] if isinstance(backends, str) else dict.fromkeys(backends):
+                releases.append(self._lanes[backend].admit())
+        except Busy:
+            for release in releases:
+                release()
+            raise
 
-    async def chunks(self, jobs: Iterator[ChunkJob]) -> AsyncIterator[AudioChunk]:
-        """A request's chunks in order: each job planned (G2P) in a worker thread, then run here."""
-        while (job := await run_in_threadpool(next, jobs, None)) is not None:
+        def release_all() -> None:
+            for release in releases:
+                release()
+
+        return release_all
+
+    async def chunks(self, jobs: Iterable[ChunkJob]) -> AsyncIterator[AudioChunk]:
+        """A request's chunks in order, each synthesized by its backend's workers."""
+        for job in jobs:
             yield await self.run(job)
 
     async def run(self, job: ChunkJob) -> AudioChunk:
         """The finished chunk of `job`; cancelling this drops the job if it has not started."""
-        return await asyncio.wrap_future(self._lanes[job.backend.name].submit(job))
+        return await asyncio.wrap_future(self._lanes[job.backend].submit(job))
 
     def close(self) -> None:
         for lane in self._lanes.values():

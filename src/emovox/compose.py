@@ -1,0 +1,92 @@
+"""The composition root: which models, voices and defaults an emovox deployment has.
+
+Everything product-specific is decided here, nowhere in the engine core: that `joe` is the
+default voice, that jf_alpha reads English and baker Chinese inside mixed text, which
+packages carry which model, how to build the Mandarin voice when it is missing, and that
+the cloned voices in the user's store are loaded at start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from emovox.backends.base import Backend
+from emovox.backends.session import SessionSettings
+from emovox.caching import AUDIO_CACHE_BYTES
+from emovox.engine import Defaults, Engine
+from emovox.engine.planner import FIRST_SEGMENT_CHARS
+from emovox.errors import InvalidOptionError
+
+#: The native US English voice: accent-free, and six times faster than Kokoro here
+#: (RTF 0.03 vs 0.18) at a Whisper WER as low as the Kokoro voices' (benchmarks/README.md).
+DEFAULT_VOICE = "joe"
+#: Names of the Mandarin voice, to say why it is missing when it is not built.
+MANDARIN_NAMES = ("baker", "zh", "biaobei")
+BUILD_MANDARIN = "the Mandarin voice is not built here: run `make zh-models` once"
+DEFAULTS = Defaults(
+    voice=DEFAULT_VOICE,
+    partners={"en": "jf_alpha", "zh": "baker"},
+    missing_voices={name: BUILD_MANDARIN for name in MANDARIN_NAMES},
+    missing_languages={"zh": "run `make zh-models` to build the Mandarin voice"},
+)
+#: Backends by name, in the order an engine lists their voices.
+BACKENDS = ("vits", "kokoro", "fastspeech2")
+#: What static int8 quantization of the VITS model calibrates on: varied phonemes, questions, numbers.
+CALIBRATION_SENTENCES = (
+    "The quick brown fox jumps over the lazy dog.",
+    "Would you like a cup of tea before we leave?",
+    "On Monday, twelve thousand people visited the museum.",
+    "She sells seashells by the seashore, doesn't she?",
+    "Please remember to lock the door when you go out tonight.",
+    "Wow! That was absolutely amazing.",
+)
+
+
+def available_backends() -> tuple[str, ...]:
+    """Every backend whose model is installed here (the Mandarin one once `make zh-models` ran)."""
+    from emovox.backends.fastspeech2 import models_ready
+
+    return BACKENDS if models_ready() else tuple(b for b in BACKENDS if b != "fastspeech2")
+
+
+def calibration_phonemes() -> list[str]:
+    """The calibration sentences as the English frontend phonemizes them."""
+    from emovox.frontend.english import EnglishFrontend
+
+    frontend = EnglishFrontend()
+    return [frontend.phonemize(frontend.normalize(sentence).text) for sentence in CALIBRATION_SENTENCES]
+
+
+def backend_builders(settings: SessionSettings, cache: Path | None = None,
+                     vits_precision: str = "fp32") -> dict[str, Callable[[], Backend]]:
+    from emovox.backends.fastspeech2 import FastSpeech2Backend
+    from emovox.backends.kokoro import KokoroBackend
+    from emovox.backends.vits import VitsBackend
+
+    return {"vits": lambda: VitsBackend.joe(settings, vits_precision, calibration_phonemes),
+            "kokoro": lambda: KokoroBackend.from_packages(settings, cache),
+            "fastspeech2": lambda: FastSpeech2Backend.from_build(settings)}
+
+
+def engine(settings: SessionSettings = SessionSettings(), cache: Path | None = None, home: Path | None = None,
+           backends: tuple[str, ...] | None = None, audio_cache_bytes: int = AUDIO_CACHE_BYTES,
+           first_segment_chars: int | None = FIRST_SEGMENT_CHARS, vits_precision: str = "fp32",
+           defaults: Defaults = DEFAULTS) -> Engine:
+    """The built-in voices: `joe` (Piper VITS), the five Kokoro-82M voices and, once built,
+    the Mandarin `baker`, plus the cloned voices stored under `home` (default: $EMOVOX_HOME or
+    the user data directory). `backends` picks which models to carry (an edge box may want
+    only the small one; by default every one installed); `vits_precision` picks joe's model
+    variant (backends/variants.py; Kokoro ships int8)."""
+    from emovox.voices.clone import load_stored_voices
+    from emovox.voices.store import VoiceStore
+
+    builders = backend_builders(settings, cache, vits_precision)
+    backends = available_backends() if backends is None else backends
+    unknown = set(backends) - set(builders)
+    if unknown or not backends:
+        raise InvalidOptionError(f"unknown backends {sorted(unknown)}; choose from {', '.join(builders)}")
+    built = Engine([builders[name]() for name in backends], audio_cache_bytes=audio_cache_bytes,
+                   first_segment_chars=first_segment_chars, defaults=defaults)
+    load_stored_voices(built, VoiceStore(home))
+    return built

@@ -1,0 +1,105 @@
+"""The renderer: a `ChunkJob` -> the finished `AudioChunk` a listener gets.
+
+All signal shaping happens here, in one order, for every backend:
+
+    model call (pitch inside the model where the backend says so)
+    -> pitch on the waveform (TD-PSOLA) where the backend says it is not in the model
+    -> loudness and spectral tilt of the emotion            [cached up to here]
+    -> edge silence trimmed -> a partner voice brought to the requested voice's level
+    -> resampled to the stream's rate -> soft limiter -> the job's pauses
+
+Both models run without sampling noise, so the cached waveform of a job is the waveform
+the same job would compute again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import soxr
+
+from emovox.audio import effects, post
+from emovox.backends.base import Backend
+from emovox.caching import AUDIO_CACHE_BYTES, AudioCache, CacheStats
+from emovox.engine.catalogue import VoiceCatalogue
+from emovox.engine.plan import ChunkJob
+from emovox.types import AudioChunk, Prosody
+
+
+def shape(samples: np.ndarray, backend: Backend, controls: Prosody) -> np.ndarray:
+    """What the model did not do itself: pitch on the signal where the backend declares it,
+    then the emotion's loudness and tilt."""
+    capabilities = backend.capabilities
+    if capabilities.pitch.on_signal:
+        samples = effects.reshape_pitch(samples, capabilities.sample_rate, controls.pitch_st, controls.pitch_range,
+                                        capabilities.f0_band)
+    return effects.shape_level(samples, capabilities.sample_rate, controls.energy_db, controls.tilt_db)
+
+
+class Renderer:
+    def __init__(self, catalogue: VoiceCatalogue, speech_level_db: Callable[[str], float],
+                 audio_cache_bytes: int = AUDIO_CACHE_BYTES) -> None:
+        """`speech_level_db(voice)` gives a voice's measured speech level, for loudness matching."""
+        self._catalogue = catalogue
+        self._speech_level_db = speech_level_db
+        self._cache = AudioCache(audio_cache_bytes)
+
+    def render(self, job: ChunkJob) -> AudioChunk:
+        return self.finish(job, self.infer(job))
+
+    def infer(self, job: ChunkJob) -> np.ndarray:
+        """The job's shaped waveform, from the audio cache when the same job ran before."""
+        samples = self._cache.get(job.cache_key)
+        if samples is None:
+            backend = self._catalogue.backend(job.backend)
+            raw = backend.infer(list(job.ids), job.model_voice, job.speed, job.controls)
+            samples = shape(raw, backend, job.controls)
+            self._cache.put(job.cache_key, samples)
+        return samples
+
+    def infer_batch(self, jobs: list[ChunkJob]) -> list[np.ndarray]:
+        """Waveforms of jobs that `batch_key` groups together, in one padded forward pass
+        (cached jobs are not recomputed)."""
+        backend = self._catalogue.backend(jobs[0].backend)
+        if len(jobs) == 1 or not backend.capabilities.batching:
+            return [self.infer(job) for job in jobs]
+        results = [self._cache.get(job.cache_key) for job in jobs]
+        missing = [i for i, samples in enumerate(results) if samples is None]
+        if missing:
+            rows = backend.infer_batch([(list(jobs[i].ids), jobs[i].model_voice, jobs[i].speed, jobs[i].controls)
+                                        for i in missing])
+            for i, raw in zip(missing, rows):
+                results[i] = shape(raw, backend, jobs[i].controls)
+                self._cache.put(jobs[i].cache_key, results[i])
+        return results
+
+    def batch_key(self, job: ChunkJob) -> tuple | None:
+        """Jobs with equal keys can share a forward pass; None: this job runs alone."""
+        backend = self._catalogue.backend(job.backend)
+        if not backend.capabilities.batching:
+            return None
+        key = backend.batch_key(job.speed, job.controls)
+        return None if key is None else (backend.name, key)
+
+    def finish(self, job: ChunkJob, samples: np.ndarray) -> AudioChunk:
+        """Trim, level, resample, limit and pad a job's waveform into the chunk a listener gets."""
+        source_rate = self._catalogue.backend(job.backend).sample_rate
+        samples = post.trim_silence(samples, source_rate)
+        if job.match_level_of:
+            gain = 10 ** ((self._speech_level_db(job.match_level_of) - self._speech_level_db(job.voice)) / 20)
+            samples = samples * np.float32(gain)
+        rate = job.output_rate or source_rate
+        if rate != source_rate:
+            samples = soxr.resample(samples, source_rate, rate).astype(np.float32)
+        samples = effects.limit(samples)
+        samples = np.concatenate([np.zeros(int(rate * job.pause_before_s), dtype=np.float32), samples,
+                                  np.zeros(int(rate * job.pause_after_s), dtype=np.float32)])
+        return AudioChunk(samples=samples, sample_rate=rate, text=job.text, phonemes=job.phonemes,
+                          index=job.index, warnings=job.warnings)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    def cache_stats(self) -> CacheStats:
+        return self._cache.stats()

@@ -1,0 +1,71 @@
+"""The HTTP request bodies, generated from the one request model (emovox/options.py).
+
+OpenAI's own fields (`model`, `input`, `instructions`, `stream_format`) come first; every
+emovox option follows with the name, description, bounds and choices `OPTIONS` gives it.
+Bounds and choices are published in the schema but checked by `SpeechOptions`, so a bad
+value gets the same message here as on the command line.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from emovox.errors import InvalidOptionError
+from emovox.options import OPTIONS, Option, SpeechOptions
+
+MODEL_IDS = ("emovox", "tts-1", "tts-1-hd", "gpt-4o-mini-tts")
+#: Defaults where the OpenAI endpoint has its own.
+API_DEFAULTS = {"format": "mp3", "speed": 1.0, "lang": "auto"}
+
+
+class _OpenAIFields(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    model: str = Field("emovox", description=f"one of {', '.join(MODEL_IDS)} (all speak with emovox)")
+    input: str = Field(min_length=1, description="the text to speak; inline emotion tags and SSML apply")
+    instructions: str | None = Field(None, description="OpenAI's style instructions, read as an emotion prompt")
+    stream_format: Literal["audio", "sse"] = "audio"
+
+
+def _field(option: Option) -> tuple[Any, Any]:
+    schema: dict[str, Any] = {}
+    if option.choices:
+        schema["enum"] = list(option.choices)
+    if option.low is not None:
+        schema.update(minimum=option.low, maximum=option.high)
+    if option.kind == "clip":
+        schema["contentEncoding"] = "base64"
+    kind = float if option.kind == "number" else str
+    return kind | None, Field(API_DEFAULTS.get(option.name), description=option.help, json_schema_extra=schema)
+
+
+SpeechRequest = create_model("SpeechRequest", __base__=_OpenAIFields,
+                             **{option.field: _field(option) for option in OPTIONS})
+
+
+def speech_options(body: BaseModel, default_voice: str) -> SpeechOptions:
+    """The request's options, checked; OpenAI's `instructions` stand in for a prompt."""
+    values = {option.name: getattr(body, option.field) for option in OPTIONS}
+    values["voice"] = values["voice"] or default_voice
+    for name, default in API_DEFAULTS.items():  # an explicit null means the default too
+        values[name] = default if values[name] is None else values[name]
+    if not values["emotion"] and not values["prompt"]:
+        values["prompt"] = body.instructions
+    values["style_ref"] = _clip(values["style_ref"])
+    return SpeechOptions(**{k: v for k, v in values.items() if v not in (None, "")})
+
+
+def _clip(encoded: str | None) -> bytes | None:
+    """Audio bytes from base64, bare or as a data URI (`data:audio/wav;base64,...`)."""
+    if encoded is None:
+        return None
+    payload = encoded.split(",", 1)[1] if encoded.startswith("data:") else encoded
+    try:
+        return base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidOptionError("style_ref must be an audio clip in base64 (or a data: URI)",
+                                 param="style_ref") from None
