@@ -3,12 +3,13 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+FAST_STAMP := $(VENV)/.installed-fast
 TEST_STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 # The Mandarin voice's build step: TensorFlow + tf2onnx live only in this separate venv.
 ZH_BUILD := .zh-build
 
-.PHONY: demo test bench install clean zh-models
+.PHONY: demo test test-fast lint bench install clean zh-models
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +22,13 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet --no-deps resemblyzer==0.1.4
 	touch $@
 
+# The fast tier needs only the test extra: it builds its own tiny voices.
+$(FAST_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
 # Debian's chromium for the playground's browser test (Playwright drives it; no browser download).
-$(TEST_STAMP): pyproject.toml $(STAMP)
+$(TEST_STAMP): pyproject.toml $(FAST_STAMP)
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 	$(BIN)/pip install --quiet -e '.[test,parity]'
 	touch $@
@@ -46,8 +52,16 @@ zh-models: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/emovox demo --out demo
 
-test: $(TEST_STAMP) zh-models
+# Everything: lint, the fast tier and every slow test (real models, Mandarin build, browser).
+test: $(TEST_STAMP) zh-models lint
 	$(BIN)/python -m pytest
+
+# Under a minute: the real pipeline on tiny voices the tests build; no model, no browser.
+test-fast: $(FAST_STAMP) lint
+	$(BIN)/python -m pytest -m "not slow" -q
+
+lint: $(FAST_STAMP)
+	$(BIN)/ruff check src tests benchmarks tools
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/rtf.py

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emovox import Engine
+from emovox import Engine, from_packages
 from emovox.bench.prosody import ESTIMATORS, ProsodyChange, measure
 from emovox.emotion.model import EMOTIONS, Emotion, Prosody
 from emovox.emotion.presets import TARGETS
@@ -94,7 +94,7 @@ def main() -> None:
                         help="voices calibrated without spectral tilt (on joe, a brighter spectrum "
                              "made Harvest read F0 up to 2 st higher, so tilt fought the pitch control)")
     args = parser.parse_args()
-    base = Engine.from_packages()
+    base = from_packages()
     table = json.loads(OUT.read_text()) if OUT.is_file() else {"voices": {}}
     for voice in args.voices or [v.name for v in base.voices()]:
         neutral = [measure(a.samples, a.sample_rate, args.estimator)

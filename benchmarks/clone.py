@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
-from emovox import Engine
+from emovox import Engine, from_packages
 from emovox.bench.intelligibility import Transcriber, corpus_wer
 from emovox.errors import EmovoxError
 from emovox.frontend.g2p.espeak import Espeak
@@ -70,7 +70,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "clone.json")
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="emovox-clone-bench-"))
-    engine, encoder, transcriber = Engine.from_packages(home=home), SpeakerEncoder.packaged(), Transcriber()
+    engine, encoder, transcriber = from_packages(home=home), SpeakerEncoder.packaged(), Transcriber()
     store = VoiceStore(home)
 
     def embed(samples: np.ndarray, rate: int) -> np.ndarray:

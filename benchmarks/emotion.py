@@ -14,7 +14,7 @@ import json
 import statistics
 from pathlib import Path
 
-from emovox import Engine
+from emovox import Engine, from_packages
 from emovox.bench.intelligibility import Transcriber, corpus_wer
 from emovox.bench.prosody import ESTIMATORS, emotion_changes
 from emovox.emotion.model import EMOTIONS
@@ -52,7 +52,7 @@ def main() -> None:
     parser.add_argument("--emotions", nargs="*", choices=EMOTIONS[1:], default=EMOTIONS[1:])
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    engine, transcriber = Engine.from_packages(), Transcriber()
+    engine, transcriber = from_packages(), Transcriber()
     rows = []
     print("| voice | emotion | F0 (st) | range (x) | duration (x) | energy (dB) | WER |")
     print("|---|---|---|---|---|---|---|")

@@ -32,7 +32,7 @@ def batch_sweep(precision: str, sizes: list[int], repeats: int, providers: tuple
     jobs = [job for sentence in SENTENCES for job in engine.plan(sentence, voice="joe")]
     rows = []
     for size in sizes:
-        batch = [(list(job.ids), job.voice, job.speed, job.controls) for job in (jobs * 4)[:size]]
+        batch = [(list(job.ids), job.model_voice, job.speed, job.controls) for job in (jobs * 4)[:size]]
         backend.infer_batch(batch)  # warm-up: kernels and memory for this shape
         walls, audio = [], 0.0
         for _ in range(repeats):

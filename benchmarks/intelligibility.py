@@ -12,7 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
-from emovox import Engine
+from emovox import from_packages
 from emovox.bench.intelligibility import Transcriber, corpus_wer
 
 HERE = Path(__file__).parent
@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "results" / "intelligibility.json")
     args = parser.parse_args()
 
-    engine = Engine.from_packages()
+    engine = from_packages()
     transcriber = Transcriber()
     sentences = [line.strip() for line in args.sentences.read_text("utf-8").splitlines() if line.strip()]
     results = {}

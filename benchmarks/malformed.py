@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 
-from emovox import Engine
+from emovox import from_packages
 from emovox.server.app import ServerSettings, create_app
 from emovox.server.background import BackgroundServer
 from emovox.voices.store import VoiceStore
@@ -130,7 +130,7 @@ def main() -> int:
     args = parser.parse_args()
     settings = ServerSettings(api_keys=(KEY,), max_upload_bytes=2 * 2**20, warmup=False)
     with tempfile.TemporaryDirectory() as home:  # nothing touches the user's own voices
-        engine = Engine.from_packages(home=Path(home), backends=("vits",))
+        engine = from_packages(home=Path(home), backends=("vits",))
         with BackgroundServer(create_app(engine, settings, VoiceStore(Path(home)))) as server:
             report = run(server.url, args.requests, args.seed)
     if args.json:

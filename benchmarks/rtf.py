@@ -14,7 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
-from emovox import Engine
+from emovox import from_packages
 from emovox.bench.machine import describe
 from emovox.bench.peers import emovox_synth, kokoro_onnx_synth, measure, phonemizer, piper_synth
 
@@ -41,7 +41,7 @@ def main() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    engine = Engine.from_packages(audio_cache_bytes=0)  # every repeat synthesizes: timing, not memory reads
+    engine = from_packages(audio_cache_bytes=0)  # every repeat synthesizes: timing, not memory reads
     rows = []
     for voice in args.voices:
         if voice == "joe":

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emovox import Engine
+from emovox import from_packages
 from emovox.voices.adapt import PROJECTOR_FILE, StyleProjector, phoneme_ids, stock_matrix
 from emovox.voices.encoder import SpeakerEncoder
 
@@ -39,7 +39,7 @@ RIDGE = 0.1  # chosen on joe: 0.1 beat 1.0 (held-out similarity 0.60 vs 0.55 wit
 
 
 def generate(samples: int, seed: int) -> dict[str, np.ndarray]:
-    engine, encoder = Engine.from_packages(), SpeakerEncoder.packaged()
+    engine, encoder = from_packages(), SpeakerEncoder.packaged()
     backend = engine.backend_named("kokoro")
     packs, spread = stock_matrix(backend)
     ids = [phoneme_ids(engine, backend, text) for text in TEXTS]

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from emovox import Engine
+from emovox import from_packages
 from emovox.voices.adapt import phoneme_ids
 
 SENTENCES = ["The bus leaves at noon.", "Could you pass the salt, please?", "It rained all night long.",
@@ -27,7 +27,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    engine = Engine.from_packages()
+    engine = from_packages()
     backend = engine.backend_of("joe")
     session = backend._session.get()  # the backend's own session: same model, same threads
     ids = [phoneme_ids(engine, backend, sentence) for sentence in SENTENCES]

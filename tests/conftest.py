@@ -1,18 +1,43 @@
+"""Shared fixtures, and the two tiers.
+
+`pytest -m "not slow"` (make test-fast) runs the fast tier: the real pipeline code
+(frontends, planner, renderer, scheduler, server, store) through tiny ONNX voices the tests
+build for themselves (tests/tiny_models.py), with no model package, no Mandarin build and
+no browser. Tests that need those say so with a marker, and every marked test is slow:
+
+    models    the real voices (PyPI model packages, Whisper, the speaker encoder)
+    mandarin  the Mandarin voice from `make zh-models`
+    browser   Debian's chromium, driven by Playwright
+"""
+
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 
-from emovox import Engine
-
-# Cloned voices go to a store of the test run's own, never the user's.
+# Cloned voices and bench results go to a home of the test run's own, never the user's.
 os.environ["EMOVOX_HOME"] = tempfile.mkdtemp(prefix="emovox-test-home-")
+
+NEEDS = ("models", "mandarin", "browser")
+#: Fixtures that stand for the real models: a test using one needs them.
+MODEL_FIXTURES = {"engine", "transcriber"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.models)
+        if any(item.get_closest_marker(need) for need in NEEDS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
-def engine() -> Engine:
+def engine():
     """The real engine with every built-in voice; sessions load on first use and are shared."""
-    return Engine.from_packages()
+    from emovox import from_packages
+
+    return from_packages()
 
 
 @pytest.fixture(scope="session")
@@ -20,3 +45,45 @@ def transcriber():
     from emovox.bench.intelligibility import Transcriber
 
     return Transcriber()
+
+
+@pytest.fixture(scope="session")
+def tiny_dir(tmp_path_factory) -> Path:
+    import tiny_models
+
+    root = tmp_path_factory.mktemp("tiny-voices")
+    tiny_models.vits_voice(root / "vits")
+    tiny_models.kokoro_model(root / "kokoro")
+    tiny_models.mandarin_build(root / "zh")
+    return root
+
+
+def build_tiny_engine(root: Path, audio_cache_bytes: int = 0, **kwargs):
+    """An engine over the tiny voices: `tiny` (VITS, female), `af_kiko` (Kokoro format) and
+    `baker` (FastSpeech2 format, Mandarin); the audio cache is off unless asked."""
+    import tiny_models
+    from emovox.backends.fastspeech2 import FastSpeech2Backend
+    from emovox.backends.kokoro import KokoroBackend
+    from emovox.backends.session import LazySession
+    from emovox.backends.vits import VitsBackend
+    from emovox.engine import Defaults, Engine
+
+    model, vocab, packs = tiny_models.kokoro_model(root / "kokoro")
+    backends = [VitsBackend.from_files(root / "vits" / "tiny.onnx", root / "vits" / "tiny.onnx.json", name="tiny",
+                                       gender="female"),
+                KokoroBackend(LazySession(lambda: model), vocab, packs),
+                FastSpeech2Backend(root / "zh")]
+    defaults = Defaults(voice="tiny", partners={"en": "af_kiko", "zh": "baker"},
+                        missing_voices={"narrator": "a voice this deployment does not carry"})
+    return Engine(backends, audio_cache_bytes=audio_cache_bytes, defaults=defaults, **kwargs)
+
+
+@pytest.fixture(scope="session")
+def tiny_engine(tiny_dir):
+    return build_tiny_engine(tiny_dir)
+
+
+@pytest.fixture
+def fresh_tiny_engine(tiny_dir):
+    """A new engine over the tiny voices, for a test that adds voices or counts cache hits."""
+    return build_tiny_engine(tiny_dir)

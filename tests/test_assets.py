@@ -7,6 +7,8 @@ import pytest
 from emovox.backends import assets
 from emovox.errors import ModelAssetError
 
+pytestmark = pytest.mark.models
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):

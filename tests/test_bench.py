@@ -7,6 +7,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.models
+
 
 def _emovox(*args: str, home) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "emovox.cli", *args], capture_output=True, text=True, timeout=600,

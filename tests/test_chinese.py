@@ -89,6 +89,7 @@ def test_phonemize_command_prints_one_syllable_per_character():
     assert [s["char"] for s in result["syllables"]] == list("我们去银行")
 
 
+@pytest.mark.mandarin
 def test_the_mandarin_voice_speaks(engine):
     audio = engine.synthesize("欢迎使用语音合成系统。今天是2026年11月30日。", voice="baker")
     assert audio.sample_rate == 24_000 and 3.0 < audio.duration < 9.0
@@ -99,6 +100,7 @@ def test_the_mandarin_voice_speaks(engine):
     assert faster.duration < 0.8 * slower.duration
 
 
+@pytest.mark.mandarin
 def test_english_only_text_is_a_clear_error_for_the_mandarin_voice(engine):
     from emovox.errors import InvalidTextError
 
@@ -106,6 +108,7 @@ def test_english_only_text_is_a_clear_error_for_the_mandarin_voice(engine):
         engine.synthesize("☃☃", voice="baker")
 
 
+@pytest.mark.mandarin
 def test_mixed_text_is_one_stream_in_two_voices_at_one_loudness(engine):
     chunks = list(engine.stream("我们明天用 Python 写一个 demo。", voice="baker"))
     assert [c.text for c in chunks] == ["我们明天用", "Python", "写一个", "demo."]
@@ -120,6 +123,7 @@ def test_mixed_text_is_one_stream_in_two_voices_at_one_loudness(engine):
     assert {c.sample_rate for c in english_voice} == {22_050}  # the Mandarin chunk is resampled
 
 
+@pytest.mark.mandarin
 def test_lang_reads_the_whole_text_as_one_language(engine):
     audio = engine.synthesize("你好 world", voice="joe", lang="en")
     assert audio.info.segments == 1 and any("你 好" in w for w in audio.info.warnings)

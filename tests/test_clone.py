@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 import soundfile
 
-from emovox import Engine
+from emovox import from_packages
 from emovox.voices.clone import clone
 from emovox.voices.encoder import SpeakerEncoder, similarity
 from emovox.voices.store import VoiceStore, VoiceStoreError
+
+pytestmark = pytest.mark.models
 
 ENROLL = "My grandmother grew tomatoes, beans and sunflowers in her garden every summer, and we helped her water them."
 HELD_OUT_CLIP = "Our neighbors painted their fence a bright shade of green last spring."
@@ -37,7 +39,7 @@ def _embed(encoder, audio) -> np.ndarray:
 def own_engine(tmp_path_factory):
     """An engine over a store of this module's own, so clones do not leak into other tests."""
     home = tmp_path_factory.mktemp("clone-home")
-    return Engine.from_packages(home=home), VoiceStore(home)
+    return from_packages(home=home), VoiceStore(home)
 
 
 def test_clone_of_joe_beats_every_stock_kokoro_voice_on_held_out_speech(own_engine):

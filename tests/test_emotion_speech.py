@@ -6,6 +6,8 @@ import pytest
 from emovox.bench.intelligibility import corpus_wer
 from emovox.bench.prosody import emotion_changes, measure
 
+pytestmark = pytest.mark.models
+
 SENTENCE = "The committee will announce its final decision on Monday afternoon."
 SENTENCE_ZH = "委员会将在星期一下午宣布最后的决定。"
 #: (voice, F0 estimator). Kokoro voices realize pitch inside the model; joe (VITS) through

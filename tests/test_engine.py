@@ -8,9 +8,12 @@ import pytest
 
 from emovox import InvalidOptionError, InvalidTextError, UnknownVoiceError
 
+pytestmark = pytest.mark.models
+
 BUILT_IN = ["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
 
 
+@pytest.mark.mandarin
 def test_lists_every_built_in_voice_with_its_facts(engine):
     voices = {v.name: v for v in engine.voices()}
     assert sorted(voices) == sorted([*BUILT_IN, "baker"])  # baker: make test builds the Mandarin voice

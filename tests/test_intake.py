@@ -11,6 +11,8 @@ import soxr
 
 from emovox.voices.intake import SAMPLE_RATE, ReferenceAudioError, decode, prepare
 
+pytestmark = pytest.mark.models
+
 SENTENCE = ("My grandmother grew tomatoes, beans and sunflowers in her garden every summer, "
             "and we helped her water them.")
 

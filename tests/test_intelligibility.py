@@ -10,6 +10,8 @@ import pytest
 
 from emovox.bench.intelligibility import corpus_wer
 
+pytestmark = pytest.mark.models
+
 MAX_WER = 0.05
 SENTENCES = [line for line in (Path(__file__).parents[1] / "benchmarks" / "sentences_en.txt")
              .read_text("utf-8").splitlines() if line.strip()]

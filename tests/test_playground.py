@@ -10,6 +10,8 @@ import soundfile
 from emovox.server.app import ServerSettings, create_app
 from emovox.server.background import BackgroundServer
 
+pytestmark = [pytest.mark.models, pytest.mark.browser]
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--autoplay-policy=no-user-gesture-required"]
@@ -17,11 +19,11 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--
 
 @pytest.fixture(scope="module")
 def page_server(tmp_path_factory):
-    from emovox import Engine
+    from emovox import from_packages
     from emovox.voices.store import VoiceStore
 
     home = tmp_path_factory.mktemp("playground-home")
-    app = create_app(Engine.from_packages(home=home), ServerSettings(warmup=False), VoiceStore(home))
+    app = create_app(from_packages(home=home), ServerSettings(warmup=False), VoiceStore(home))
     with BackgroundServer(app) as live:
         yield live
 

@@ -16,6 +16,8 @@ from emovox.errors import InvalidOptionError
 from emovox.profiles import PROFILES, profile
 from emovox.server.scheduler import SchedulerSettings
 
+pytestmark = pytest.mark.models
+
 
 def test_profiles_resolve_by_name_and_unknown_names_list_the_choices():
     assert set(PROFILES) >= {"edge", "realtime", "quality", "batch"}

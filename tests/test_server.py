@@ -15,6 +15,8 @@ from emovox.server.app import ServerSettings, create_app
 from emovox.server.background import BackgroundServer
 from emovox.server.scheduler import SchedulerSettings
 
+pytestmark = pytest.mark.models
+
 LONG_TEXT = " ".join(f"This is sentence number {n} of a long reading." for n in range(1, 13))
 
 
@@ -230,11 +232,11 @@ def test_repeated_text_is_served_from_the_caches(server):
 @pytest.fixture(scope="module")
 def cloning_server(tmp_path_factory):
     """A server over its own engine and store, so uploaded voices stay out of other tests."""
-    from emovox import Engine
+    from emovox import from_packages
     from emovox.voices.store import VoiceStore
 
     home = tmp_path_factory.mktemp("server-home")
-    app = create_app(Engine.from_packages(home=home), ServerSettings(warmup=False, max_upload_bytes=2_000_000),
+    app = create_app(from_packages(home=home), ServerSettings(warmup=False, max_upload_bytes=2_000_000),
                      VoiceStore(home))
     with BackgroundServer(app) as live:
         yield live
@@ -323,6 +325,7 @@ def test_a_sweep_of_every_kind_of_malformed_request_gets_no_5xx():
     assert report["server_errors"] == [] and report["not_4xx_envelope"] == [], run.stdout
 
 
+@pytest.mark.mandarin
 def test_mixed_chinese_and_english_through_the_api(server):
     response = httpx.post(f"{server.url}/v1/audio/speech", timeout=120, json={
         "input": "我们明天用 Python 写一个 demo。", "voice": "baker", "response_format": "wav", "emotion": "happy"})

@@ -8,6 +8,8 @@ import soxr
 
 from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, mel_power_frames, similarity
 
+pytestmark = pytest.mark.models
+
 
 def _speech(engine, text: str, voice: str) -> np.ndarray:
     audio = engine.synthesize(text, voice=voice)

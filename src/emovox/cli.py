@@ -52,14 +52,14 @@ def _default_output(text: str, fmt: str) -> Path:
 def _cmd_say(args: argparse.Namespace) -> int:
     from emovox.audio.encode import audio_file
     from emovox.audio.formats import format_of
-    from emovox.engine import Engine
+    from emovox.compose import from_packages
     from emovox.profiles import profile
 
     text = _read_text(args.text)
     options = _options_from(args)
     fmt = options.format or (format_of(args.output) if args.output else "wav")
     output = args.output or _default_output(text, fmt)
-    engine = profile(args.profile).engine() if args.profile else Engine.from_packages()
+    engine = profile(args.profile).engine() if args.profile else from_packages()
     started = time.perf_counter()
     plan = engine.plan(text, options=options)
     seconds = 0.0
@@ -100,8 +100,8 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
         kwargs: dict = {"help": option.help, "dest": option.name}
         if option.kind == "number":
             kwargs["type"] = float
-        elif option.kind == "choice":
-            kwargs["choices"] = list(option.choices)
+        elif option.kind == "choice":  # listed here, checked by SpeechOptions (one message for both surfaces)
+            kwargs["metavar"] = "{" + ",".join(option.choices) + "}"
         elif option.kind == "clip":
             kwargs.update(type=Path, metavar="CLIP")
         parser.add_argument(option.flag, **kwargs)
@@ -151,7 +151,7 @@ def _cmd_emotions(args: argparse.Namespace) -> int:
 
 
 def _cmd_voices(args: argparse.Namespace) -> int:
-    from emovox.engine import Engine
+    from emovox.compose import from_packages
     from emovox.voices.store import VoiceStore
 
     if args.action != "list":
@@ -170,7 +170,7 @@ def _cmd_voices(args: argparse.Namespace) -> int:
             voice = store.import_file(Path(args.operands[0]), force=args.force)
             print(f"imported {voice.name}")
         return 0
-    voices = Engine.from_packages().voices()
+    voices = from_packages().voices()
     if args.json:
         print(json.dumps([v.to_dict() for v in voices], indent=2, ensure_ascii=False))
         return 0
@@ -187,7 +187,7 @@ def _cmd_voices(args: argparse.Namespace) -> int:
 def _cmd_clone(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from emovox.engine import Engine
+    from emovox.compose import from_packages
     from emovox.voices.adapt import BUDGETS
     from emovox.voices.clone import clone
     from emovox.voices.store import VoiceStore
@@ -195,7 +195,7 @@ def _cmd_clone(args: argparse.Namespace) -> int:
     if not args.reference.is_file():
         raise InvalidOptionError(f"no such file: {args.reference}")
     data = args.reference.read_bytes()
-    engine, budget = Engine.from_packages(), BUDGETS[args.quality]
+    engine, budget = from_packages(), BUDGETS[args.quality]
     with Progress(TextColumn("cloning"), BarColumn(), TextColumn("{task.fields[similarity]}"),
                   TimeElapsedColumn(), disable=args.json, transient=True) as bar:
         task = bar.add_task("clone", total=budget, similarity="")
@@ -300,7 +300,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_plan(args: argparse.Namespace) -> int:
     from emovox.bench import suite
-    from emovox.planning import TARGET_PROFILES, Need, describe, plan
+    from emovox.capacity import TARGET_PROFILES, Need, describe, plan
 
     if args.audio_hours is None and args.within_hours is not None:
         raise InvalidOptionError("--within-hours goes with --audio-hours (offline planning)")
@@ -340,9 +340,9 @@ def _cmd_phonemize(args: argparse.Namespace) -> int:
     frontend = EnglishFrontend()
     limit = DEFAULT_MAX_PHONEMES
     if args.voice:
-        from emovox.engine import Engine
+        from emovox.compose import from_packages
 
-        limit = Engine.from_packages().backend_of(args.voice).max_phonemes
+        limit = from_packages().backend_of(args.voice).max_phonemes
     normalized = frontend.normalize(text)
     segments = list(frontend.segments(normalized.text, limit))
     return _print_phonemized(normalized, segments, args.json, {"max_phonemes": limit})
@@ -388,9 +388,9 @@ def _phonemize_chinese(text: str, as_json: bool) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from emovox.audio.encode import write
-    from emovox.engine import Engine
+    from emovox.compose import from_packages
 
-    engine = Engine.from_packages()
+    engine = from_packages()
     args.out.mkdir(parents=True, exist_ok=True)
     for voice, line in DEMO_LINES:
         audio = engine.synthesize(line, voice=voice)

@@ -69,7 +69,7 @@ def backend_builders(settings: SessionSettings, cache: Path | None = None,
             "fastspeech2": lambda: FastSpeech2Backend.from_build(settings)}
 
 
-def engine(settings: SessionSettings = SessionSettings(), cache: Path | None = None, home: Path | None = None,
+def from_packages(settings: SessionSettings = SessionSettings(), cache: Path | None = None, home: Path | None = None,
            backends: tuple[str, ...] | None = None, audio_cache_bytes: int = AUDIO_CACHE_BYTES,
            first_segment_chars: int | None = FIRST_SEGMENT_CHARS, vits_precision: str = "fp32",
            defaults: Defaults = DEFAULTS) -> Engine:

@@ -34,6 +34,8 @@ class Option:
     high: float | None = None
     #: The HTTP field's name, where OpenAI's API already names it otherwise.
     api_name: str = ""
+    #: What messages call it, where the name is terse.
+    label: str = ""
 
     @property
     def flag(self) -> str:
@@ -55,7 +57,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("speed", f"speaking rate, {MIN_SPEED:g} to {MAX_SPEED:g} (default 1)", "number",
            low=MIN_SPEED, high=MAX_SPEED),
     Option("lang", "auto: Chinese and English stretches of mixed text each read by a voice of their language "
-                   "(default); zh or en: read everything as that language", "choice", LANGUAGES),
+                   "(default); zh or en: read everything as that language", "choice", LANGUAGES, label="language"),
     Option("emotion", "emotion label (default neutral)", "choice", EMOTIONS),
     Option("intensity", "emotion strength, 0 to 1 (default 1)", "number", low=0.0, high=1.0),
     Option("prompt", 'free-text style, English or Chinese: "a little sad", "非常开心"', "text"),
@@ -131,8 +133,8 @@ def _check(option: Option, value) -> None:
                                      f"to {option.high:g}", **where)
     elif option.kind == "choice":
         if value not in option.choices:
-            raise InvalidOptionError(f"unknown {option.name} {value!r}; choose one of {', '.join(option.choices)}",
-                                     **where)
+            raise InvalidOptionError(f"unknown {option.label or option.name} {value!r}; choose one of "
+                                     f"{', '.join(option.choices)}", **where)
     elif option.kind == "clip":
         if not isinstance(value, bytes) or not value:
             raise InvalidOptionError(f"{option.name} must be the bytes of an audio clip", **where)

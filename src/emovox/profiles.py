@@ -51,7 +51,7 @@ class Profile:
 
         from emovox import compose
 
-        return compose.engine(self.session_settings(), home=home, backends=self.backends,
+        return compose.from_packages(self.session_settings(), home=home, backends=self.backends,
                               audio_cache_bytes=self.audio_cache_mb * 2**20,
                               first_segment_chars=self.first_segment_chars, vits_precision=self.precision,
                               defaults=replace(compose.DEFAULTS, voice=self.default_voice))

@@ -95,9 +95,9 @@ def run_profile(name: str, config: BenchConfig) -> dict:
 def run_peers(config: BenchConfig) -> list[dict]:
     """Our runtime and the peer of each model, side by side on the same sentences."""
     from emovox.bench.peers import emovox_synth, measure, peer_for
-    from emovox.engine import Engine
+    from emovox.compose import from_packages
 
-    engine = Engine.from_packages(audio_cache_bytes=0)
+    engine = from_packages(audio_cache_bytes=0)
     rows = []
     for backend, voice in FAMILY_VOICE.items():
         peer = peer_for(voice, backend)

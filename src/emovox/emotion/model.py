@@ -33,8 +33,8 @@ class Limit:
 #: Explicit overrides an Emotion takes, by field: each is also a request option.
 OVERRIDES = {
     "pitch_st": Limit("pitch", "pitch shift", " st", -12.0, 12.0),
-    "pitch_range": Limit("range", "pitch range", "x", 0.1, 4.0),
-    "speed": Limit("rate", "speaking rate", "x", 0.25, 4.0),
+    "pitch_range": Limit("range", "pitch range", "", 0.1, 4.0),
+    "speed": Limit("rate", "speaking rate", "", 0.25, 4.0),
     "energy_db": Limit("energy", "energy", " dB", -20.0, 20.0),
 }
 

@@ -79,13 +79,6 @@ class Engine:
             missing_languages=defaults.missing_languages))
         self.renderer = Renderer(self.catalogue, self.speech_level_db, audio_cache_bytes)
 
-    @classmethod
-    def from_packages(cls, *args, **kwargs) -> Engine:
-        """The built-in voices and the stored cloned ones: see `emovox.compose.engine`."""
-        from emovox import compose
-
-        return compose.engine(*args, **kwargs)
-
     def with_calibration(self, calibration: Calibration) -> Engine:
         """The same backends and frontends with other emotion calibration (for calibrating)."""
         return Engine(self.backends, self._frontends["en"], calibration, self._audio_cache_bytes,

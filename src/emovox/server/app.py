@@ -146,7 +146,12 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         pieces = _measured(synthesis, metrics, voice.backend, started)
         fmt = options.format
         rate_sent = PCM_RATE if fmt == "pcm" else sample_rate
-        headers = {"X-Sample-Rate": str(rate_sent), "Cache-Control": "no-store"}
+        # What the request resolved to (the emotion and the words it came from, the controls),
+        # before any audio: ASCII JSON, as headers must be.
+        resolved = {"voice": voice.name, "emotion": plan.resolution.to_dict(), "prosody": plan.controls.to_dict(),
+                    "warnings": list(plan.warnings)}
+        headers = {"X-Sample-Rate": str(rate_sent), "Cache-Control": "no-store",
+                   "X-Emovox-Resolved": json.dumps(resolved, separators=(",", ":"))}
         if body.stream_format == "sse":
             return StreamingResponse(_sse(pieces, fmt, sample_rate),
                                      media_type="text/event-stream", headers=headers)

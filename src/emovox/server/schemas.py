@@ -50,13 +50,16 @@ SpeechRequest = create_model("SpeechRequest", __base__=_OpenAIFields,
 def speech_options(body: BaseModel, default_voice: str) -> SpeechOptions:
     """The request's options, checked; OpenAI's `instructions` stand in for a prompt."""
     values = {option.name: getattr(body, option.field) for option in OPTIONS}
+    for option in OPTIONS:  # an empty text field is as good as none
+        if option.kind == "text" and values[option.name] == "":
+            values[option.name] = None
     values["voice"] = values["voice"] or default_voice
     for name, default in API_DEFAULTS.items():  # an explicit null means the default too
         values[name] = default if values[name] is None else values[name]
     if not values["emotion"] and not values["prompt"]:
-        values["prompt"] = body.instructions
+        values["prompt"] = body.instructions or None
     values["style_ref"] = _clip(values["style_ref"])
-    return SpeechOptions(**{k: v for k, v in values.items() if v not in (None, "")})
+    return SpeechOptions(**{k: v for k, v in values.items() if v is not None})
 
 
 def _clip(encoded: str | None) -> bytes | None:

@@ -128,6 +128,10 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
 
     @app.delete("/v1/voices/{name}", dependencies=[Depends(authorized)])
     async def delete_voice(name: str):
+        await run_in_threadpool(forget, name)  # SQLite and the engine's caches: off the event loop
+        return {"object": "voice.deleted", "name": name, "deleted": True}
+
+    def forget(name: str) -> None:
         if store.get(name) is None:
             raise ApiError(404, f"no cloned voice named {name!r}", "not_found_error", param="name",
                            code="voice_not_found")
@@ -136,4 +140,3 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
             engine.remove_voice(name)
         except EmovoxError:
             pass  # stored but never registered (e.g. skipped as damaged at startup)
-        return {"object": "voice.deleted", "name": name, "deleted": True}

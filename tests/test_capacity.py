@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from emovox.planning import Need, describe, plan
+from emovox.capacity import Need, describe, plan
 
 
 def _voice(name: str, backend: str, first_ms: float, rtf: float, best: float) -> dict:

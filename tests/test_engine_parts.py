@@ -1,0 +1,157 @@
+"""The engine's parts on the tiny voices: a pure planner, a renderer, a catalogue, backends
+that describe themselves. Fast tier: no model package."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from conftest import build_tiny_engine
+from emovox.audio.effects import speech_level_db
+from emovox.backends.base import Cloning, PitchControl
+from emovox.emotion.model import Emotion
+from emovox.engine import Defaults, Engine
+from emovox.errors import InvalidOptionError, InvalidTextError, UnknownVoiceError
+from emovox.options import SpeechOptions
+from emovox.types import VoiceInfo
+
+MIXED = "We write 我们明天用 Python 写一个 demo, and then [sad:0.5] we go home."
+
+
+def test_a_plan_is_plain_data_that_pickles(tiny_engine):
+    plan = tiny_engine.plan(MIXED, voice="tiny", emotion="a little happy")
+    copy = pickle.loads(pickle.dumps(plan))
+    assert copy == plan and copy.jobs == plan.jobs
+    assert plan.backends == ("vits", "fastspeech2")
+    assert all(isinstance(job.backend, str) for job in plan)
+
+
+def test_a_plan_says_what_it_resolved(tiny_engine):
+    plan = tiny_engine.plan(MIXED, voice="tiny", emotion="very happy")
+    assert plan.resolution.source == "prompt" and plan.resolution.matched == ("very happy",)
+    assert plan.resolution.emotion.name == "happy" and plan.controls.pitch_st > 0
+    languages = [stretch.language for stretch in plan.stretches]
+    assert languages[:4] == ["en", "zh", "en", "zh"]
+    voices = {stretch.language: stretch.voice for stretch in plan.stretches}
+    assert voices == {"en": "tiny", "zh": "baker"}
+    sad = [s for s in plan.stretches if s.emotion.name == "sad"]
+    assert sad and sad[0].emotion.intensity == 0.5 and sad[0].controls.pitch_st < 0
+    assert {job.match_level_of for job in plan if job.voice == "baker"} == {"tiny"}
+    assert {job.output_rate for job in plan} == {plan.sample_rate}
+
+
+def test_planning_never_synthesizes(fresh_tiny_engine):
+    engine = fresh_tiny_engine
+    engine.plan(MIXED * 20, voice="tiny")
+    stats = engine.cache_stats()["audio"]
+    assert (stats.hits, stats.misses) == (0, 0)
+    assert engine.catalogue._facts == {}  # no speech level was measured to plan mixed text
+
+
+def test_options_and_keywords_plan_alike(tiny_engine):
+    by_keywords = tiny_engine.plan("Hello there.", voice="tiny", speed=1.2, emotion="sad")
+    by_options = tiny_engine.plan("Hello there.", options=SpeechOptions(voice="tiny", speed=1.2, emotion="sad"))
+    assert by_keywords.jobs == by_options.jobs
+
+
+def test_explicit_overrides_replace_the_emotions_own(tiny_engine):
+    plan = tiny_engine.plan("Hello there.", options=SpeechOptions(emotion="angry", pitch=-3.0, energy=6.0))
+    assert plan.resolution.emotion.pitch_st == -3.0 and plan.resolution.emotion.energy_db == 6.0
+    assert plan.controls.pitch_st == -3.0 and plan.controls.energy_db == 6.0
+
+
+def test_the_renderer_matches_a_partner_voice_to_the_requested_level(tiny_engine):
+    plan = tiny_engine.plan("Hello there 你好世界 and goodbye.", voice="tiny")
+    chunks = [tiny_engine.render(job) for job in plan]
+    assert {chunk.sample_rate for chunk in chunks} == {plan.sample_rate}  # baker's 24 kHz resampled
+    levels = {job.voice: speech_level_db(chunk.samples, chunk.sample_rate) for job, chunk in zip(plan, chunks)}
+    assert abs(levels["baker"] - levels["tiny"]) < 4.0
+    assert tiny_engine.speech_level_db("baker") != tiny_engine.speech_level_db("tiny")  # really was matched
+
+
+def test_signal_shaping_happens_once_in_the_renderer(tiny_engine):
+    neutral = tiny_engine.synthesize("Hello there.", voice="af_kiko")
+    loud = tiny_engine.synthesize("Hello there.", voice="af_kiko", emotion=Emotion("neutral", 1.0, energy_db=-6.0))
+    ratio_db = speech_level_db(loud.samples, 24_000) - speech_level_db(neutral.samples, 24_000)
+    assert -6.5 < ratio_db < -5.5
+
+
+def test_the_audio_cache_serves_a_repeated_chunk(tiny_dir):
+    engine = build_tiny_engine(tiny_dir, audio_cache_bytes=1 << 20)
+    first = engine.synthesize("Cache me please.", voice="tiny")
+    again = engine.synthesize("Cache me please.", voice="tiny")
+    assert np.array_equal(first.samples, again.samples) and engine.cache_stats()["audio"].hits >= 1
+
+
+def test_batched_rows_equal_rows_one_by_one(tiny_engine):
+    jobs = list(tiny_engine.plan("One two. Three four five six seven. Eight.", voice="tiny"))
+    batched = tiny_engine.infer_batch(jobs)
+    alone = [tiny_engine.infer(job) for job in jobs]
+    assert tiny_engine.batch_key(jobs[0]) is not None
+    for a, b in zip(batched, alone):
+        assert len(a) == len(b) and np.allclose(a, b, atol=1e-5)
+
+
+def test_backends_declare_what_they_can_do(tiny_engine):
+    capabilities = {b.name: b.capabilities for b in tiny_engine.backends}
+    assert capabilities["vits"].pitch is PitchControl.SIGNAL and capabilities["vits"].batching
+    assert capabilities["kokoro"].pitch is PitchControl.MODEL and capabilities["kokoro"].cloning is Cloning.STYLE
+    assert capabilities["fastspeech2"].cloning is Cloning.NONE and capabilities["fastspeech2"].languages == ("zh",)
+    assert tiny_engine.batch_key(next(iter(tiny_engine.plan("Hi there.", voice="af_kiko")))) is None
+
+
+def test_a_register_clone_speaks_with_its_base_voice_and_register(fresh_tiny_engine):
+    engine = fresh_tiny_engine
+    clone = VoiceInfo("low_tiny", "vits", "en", "unknown", 16_000, based_on="tiny")
+    engine.add_voice("vits", clone, np.array([[-3.0, 0.8]], np.float32))
+    job = next(iter(engine.plan("Hello there.", voice="low_tiny")))
+    base = next(iter(engine.plan("Hello there.", voice="tiny")))
+    assert job.model_voice == "tiny" and job.voice == "low_tiny"
+    assert job.controls.pitch_st == base.controls.pitch_st - 3.0
+    assert "low_tiny" in [v.name for v in engine.voices()]
+    engine.remove_voice("low_tiny")
+    with pytest.raises(UnknownVoiceError):
+        engine.voice("low_tiny")
+
+
+def test_a_style_clone_is_handed_to_the_model(fresh_tiny_engine):
+    engine = fresh_tiny_engine
+    pack = np.full((510, 256), 0.5, np.float32)  # the tiny model's gain follows the style's mean
+    engine.add_voice("kokoro", VoiceInfo("bright", "kokoro", "en", "unknown", 24_000, based_on="af_kiko"), pack)
+    louder = engine.synthesize("Hello there.", voice="bright")
+    stock = engine.synthesize("Hello there.", voice="af_kiko")
+    assert speech_level_db(louder.samples, 24_000) > speech_level_db(stock.samples, 24_000) + 2
+
+
+@pytest.mark.parametrize(("info", "tensor", "message"), [
+    (VoiceInfo("tiny", "vits", "en", "unknown", 16_000, based_on="tiny"), np.zeros((1, 2)), "taken by a built-in"),
+    (VoiceInfo("zh_clone", "fastspeech2", "zh", "unknown", 24_000, based_on="baker"), np.zeros((1, 2)),
+     "one speaker"),
+    (VoiceInfo("odd", "kokoro", "en", "unknown", 24_000, based_on="af_kiko"), np.zeros((3, 3)), "shape"),
+])
+def test_clones_the_catalogue_refuses(fresh_tiny_engine, info, tensor, message):
+    engine = fresh_tiny_engine
+    with pytest.raises(InvalidOptionError, match=message):
+        engine.add_voice(info.backend, info, tensor)
+
+
+def test_unknown_voices_and_missing_languages_say_how_to_get_them(tiny_engine):
+    with pytest.raises(UnknownVoiceError, match="does not carry") as error:
+        tiny_engine.plan("Hello.", voice="narrator")
+    assert error.value.http_status == 400 and error.value.param == "voice"
+    english_only = Engine([b for b in tiny_engine.backends if b.name != "fastspeech2"],
+                          defaults=Defaults(voice="tiny", missing_languages={"zh": "build it with `make zh-models`"}))
+    with pytest.raises(InvalidTextError, match="make zh-models"):
+        english_only.plan("Hello 你好.", voice="tiny")
+
+
+def test_bad_requests_fail_before_any_audio(tiny_engine):
+    for text in ("", "   ", "!!! ???"):
+        with pytest.raises(InvalidTextError):
+            tiny_engine.stream(text, voice="tiny")
+    with pytest.raises(InvalidOptionError, match="speed 9 is out of range"):
+        tiny_engine.stream("Hello.", voice="tiny", speed=9)
+    with pytest.raises(InvalidOptionError, match="unknown language 'fr'"):
+        tiny_engine.stream("Hello.", voice="tiny", lang="fr")

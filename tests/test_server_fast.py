@@ -1,0 +1,149 @@
+"""The HTTP API over the tiny voices: a real uvicorn server on loopback, real clients. Fast tier."""
+
+from __future__ import annotations
+
+import base64
+import concurrent.futures
+import io
+import json
+import random
+import threading
+import time
+
+import httpx
+import numpy as np
+import pytest
+import soundfile
+
+from emovox.server.app import ServerSettings, create_app
+from emovox.server.background import BackgroundServer
+from emovox.server.scheduler import Busy, Scheduler, SchedulerSettings
+from emovox.voices.store import VoiceStore
+
+_HANZI = "我们明天一起去公园散步然后吃饭看电影读书写字唱歌跳舞学习工作休息"
+
+
+def long_mixed_text(chars: int = 4000, seed: int = 0) -> str:
+    rng = random.Random(seed)
+    parts: list[str] = []
+    while sum(map(len, parts)) < chars:
+        parts.append("".join(rng.choice(_HANZI) for _ in range(8)) + f"，Python demo {rng.randint(1, 999)}。")
+    return "".join(parts)[:chars]
+
+
+@pytest.fixture(scope="module")
+def server(tiny_engine, tmp_path_factory):
+    store = VoiceStore(tmp_path_factory.mktemp("store"))
+    app = create_app(tiny_engine, ServerSettings(scheduling=SchedulerSettings(workers=1)), store)
+    with BackgroundServer(app) as live:
+        yield live
+
+
+def _speech(server, **body) -> httpx.Response:
+    return httpx.post(f"{server.url}/v1/audio/speech", json=body, timeout=60)
+
+
+def test_speech_streams_audio_of_the_voice(server):
+    response = _speech(server, input="Hello there. How are you today?", voice="tiny", response_format="wav")
+    samples, rate = soundfile.read(io.BytesIO(response.content), dtype="float32")
+    assert response.status_code == 200 and rate == 16_000 and len(samples) / rate > 1.0
+    assert np.abs(samples).max() > 0.1
+    resolved = json.loads(response.headers["X-Emovox-Resolved"])
+    assert resolved["emotion"]["emotion"]["name"] == "neutral"
+
+
+def test_the_api_takes_what_the_cli_takes(server):
+    response = _speech(server, input="Listen to me.", voice="tiny", emotion="angry", pitch=1.0, energy=6.0,
+                       range=1.1, rate=0.9, response_format="pcm")
+    resolved = json.loads(response.headers["X-Emovox-Resolved"])
+    assert response.status_code == 200
+    assert resolved["emotion"]["emotion"] == {"name": "angry", "intensity": 1.0, "pitch_st": 1.0,
+                                              "pitch_range": 1.1, "speed": 0.9, "energy_db": 6.0}
+    assert resolved["prosody"]["energy_db"] == 6.0
+
+
+def test_a_style_reference_clip_is_uploaded_as_base64(server):
+    rate = 16_000
+    t = np.arange(int(4 * rate)) / rate
+    f0 = 210 + 40 * np.sin(2 * np.pi * 0.7 * t)  # a high, lively voice
+    phase = 2 * np.pi * np.cumsum(f0) / rate
+    syllables = 0.5 * (1 + np.sin(2 * np.pi * 4 * t)) ** 2
+    voiced = sum(np.sin(k * phase) / k for k in range(1, 8)) * syllables * 0.2
+    buffer = io.BytesIO()
+    soundfile.write(buffer, voiced.astype(np.float32), rate, format="WAV")
+    clip = "data:audio/wav;base64," + base64.b64encode(buffer.getvalue()).decode()
+    response = _speech(server, input="Say it like this.", voice="tiny", style_ref=clip, response_format="pcm")
+    assert response.status_code == 200, response.text
+    emotion = json.loads(response.headers["X-Emovox-Resolved"])["emotion"]["emotion"]
+    assert emotion["pitch_st"] > 0  # 210 Hz against population norms of a low voice... or a high one
+    bad = _speech(server, input="Say it.", voice="tiny", style_ref="not base64 at all!")
+    assert bad.status_code == 400 and bad.json()["error"]["param"] == "style_ref"
+
+
+@pytest.mark.parametrize(("body", "param", "code", "words"), [
+    ({"input": "Hi.", "voice": "tiny", "speed": 9}, "speed", "invalid_value", "use a value from 0.25 to 4"),
+    ({"input": "Hi.", "voice": "nobody"}, "voice", "voice_not_found", "valid voices"),
+    ({"input": "Hi.", "voice": "tiny", "response_format": "xyz"}, "response_format", "invalid_value", "mp3, opus"),
+    ({"input": "Hi.", "voice": "tiny", "emotion": "bored"}, "emotion", "invalid_value", "neutral, happy"),
+    ({"input": "Hi.", "voice": "tiny", "response_format": ""}, "response_format", "invalid_value", "unknown format"),
+    ({"input": "[happy We won", "voice": "tiny"}, "input", "invalid_markup", ""),
+    ({"input": "Hi.", "voice": "tiny", "style_ref_voice": "tiny"}, "style_ref_voice", "invalid_value", "clip"),
+    ({"input": "!!!", "voice": "tiny"}, "input", "invalid_value", "nothing speakable"),
+])
+def test_bad_requests_get_the_envelope_with_the_field_at_fault(server, body, param, code, words):
+    response = _speech(server, **body)
+    error = response.json()["error"]
+    assert response.status_code == 400 and error["param"] == param and error["code"] == code
+    assert words in error["message"] and error["type"] == "invalid_request_error"
+
+
+def test_admission_counts_on_every_lane_a_plan_uses(tiny_engine):
+    scheduler = Scheduler(tiny_engine, SchedulerSettings(workers=1, max_waiting=0))
+    try:
+        plan = tiny_engine.plan("Hello 你好 there.", voice="tiny")
+        release = scheduler.admit(plan.backends)  # vits and fastspeech2, one place each
+        with pytest.raises(Busy) as busy:
+            scheduler.admit(["fastspeech2"])  # the partner's lane is full too
+        assert busy.value.http_status == 429 and busy.value.headers["Retry-After"] == "1"
+        with pytest.raises(Busy):
+            scheduler.admit(["kokoro", "vits"])
+        scheduler.admit(["kokoro"])()  # the kokoro place taken by the refused request was given back
+        release()
+        scheduler.admit(["fastspeech2"])()
+    finally:
+        scheduler.close()
+
+
+def test_mixed_text_streams_through_both_lanes(server):
+    response = _speech(server, input="We write 我们明天用 Python 写一个 demo。", voice="tiny", response_format="wav")
+    samples, rate = soundfile.read(io.BytesIO(response.content), dtype="float32")
+    assert response.status_code == 200 and rate == 16_000 and len(samples) / rate > 1.5
+
+
+def test_the_event_loop_answers_while_a_long_mixed_request_is_planned(server, tiny_engine):
+    text = long_mixed_text()
+    started = time.perf_counter()
+    tiny_engine.plan(text, voice="tiny")
+    planning_s = time.perf_counter() - started
+    latencies: list[float] = []
+    done = threading.Event()
+
+    def long_request() -> int:
+        try:
+            with httpx.stream("POST", f"{server.url}/v1/audio/speech", timeout=120,
+                              json={"input": text, "voice": "tiny", "response_format": "pcm"}) as response:
+                next(response.iter_bytes())
+                return response.status_code
+        finally:
+            done.set()
+
+    with httpx.Client(base_url=server.url) as client, concurrent.futures.ThreadPoolExecutor(1) as pool:
+        client.get("/healthz")
+        pending = pool.submit(long_request)
+        while not done.is_set() and len(latencies) < 200:
+            asked = time.perf_counter()
+            assert client.get("/healthz").status_code == 200
+            latencies.append(time.perf_counter() - asked)
+        assert pending.result() == 200
+    # Planned on the loop, /healthz would wait for the whole plan; in a worker it does not.
+    assert len(latencies) >= 3 and max(latencies) < planning_s / 2, (max(latencies), planning_s)
