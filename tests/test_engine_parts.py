@@ -28,6 +28,23 @@ def test_a_plan_is_plain_data_that_pickles(tiny_engine):
     assert all(isinstance(job.backend, str) for job in plan)
 
 
+def _render_elsewhere(root, pickled: bytes) -> list[np.ndarray]:
+    """In another process: build the same voices, render a plan that was planned here."""
+    engine = build_tiny_engine(root)
+    return [engine.render(job).samples for job in pickle.loads(pickled)]
+
+
+def test_a_plan_made_here_renders_in_another_process(tiny_engine, tiny_dir):
+    import concurrent.futures
+    import multiprocessing
+
+    plan = tiny_engine.plan("Hello there 你好世界, and goodbye.", voice="tiny", emotion="sad")
+    here = [tiny_engine.render(job).samples for job in plan]
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        there = pool.submit(_render_elsewhere, tiny_dir, pickle.dumps(plan)).result(timeout=120)
+    assert len(there) == len(here) and all(np.array_equal(a, b) for a, b in zip(here, there))
+
+
 def test_a_plan_says_what_it_resolved(tiny_engine):
     plan = tiny_engine.plan(MIXED, voice="tiny", emotion="very happy")
     assert plan.resolution.source == "prompt" and plan.resolution.matched == ("very happy",)

@@ -408,7 +408,11 @@ def _positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from emovox.capacity import TARGET_PROFILES
     from emovox.profiles import DEFAULT_PROFILE, PROFILES
+    from emovox.voices.adapt import BUDGETS
+    from emovox.voices.clone import METHODS
+    from emovox.voices.intake import DENOISE_MODES
 
     parser = argparse.ArgumentParser(prog="emovox", description="Expressive offline text-to-speech.")
     parser.add_argument("--verbose", "-v", action="store_true", help="show details and tracebacks")
@@ -437,11 +441,11 @@ def build_parser() -> argparse.ArgumentParser:
     clone = commands.add_parser("clone", help="clone a voice from 3-30 s of someone speaking")
     clone.add_argument("reference", type=Path, help="audio file: wav, flac, ogg/opus, mp3, m4a/aac, webm")
     clone.add_argument("--name", required=True, help="name of the new voice")
-    clone.add_argument("--quality", choices=["fast", "balanced", "best"], default="balanced",
+    clone.add_argument("--quality", choices=list(BUDGETS), default="balanced",
                        help="time budget: fast 10 s, balanced 30 s (60 s of CPU), best 10 min (default balanced)")
-    clone.add_argument("--backend", choices=["kokoro", "vits"], default="kokoro",
+    clone.add_argument("--backend", choices=list(METHODS), default="kokoro",
                        help="kokoro adapts timbre and pitch; vits (joe) matches the pitch register only")
-    clone.add_argument("--denoise", choices=["auto", "on", "off"], default="auto",
+    clone.add_argument("--denoise", choices=list(DENOISE_MODES), default="auto",
                        help="DeepFilterNet3 denoising: auto (when the clip is noisy), on or off")
     clone.add_argument("--force", action="store_true", help="replace a stored voice of the same name")
     clone.add_argument("--json", action="store_true")
@@ -481,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan_ = commands.add_parser("plan", help="how much hardware for this latency, concurrency and target")
     plan_.add_argument("--latency-ms", type=float, default=1000.0, help="time to first audio budget (default 1000)")
     plan_.add_argument("--concurrency", type=int, default=1, help="live streams at once (default 1)")
-    plan_.add_argument("--target", choices=["cpu", "gpu", "edge"], default="cpu")
+    plan_.add_argument("--target", choices=list(TARGET_PROFILES), default="cpu")
     plan_.add_argument("--cores", type=int, help="cores per machine (default: this machine's)")
     plan_.add_argument("--audio-hours", type=float, help="offline: hours of audio to produce...")
     plan_.add_argument("--within-hours", type=float, help="...within this many hours")

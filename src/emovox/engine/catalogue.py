@@ -87,9 +87,6 @@ class VoiceCatalogue:
         """Stock voices that speak `language` (partners for mixed text)."""
         return [e for e in self._entries.values() if e.info.language == language and not e.info.based_on]
 
-    def speaks(self, language: str) -> bool:
-        return any(e.info.language == language for e in self._entries.values())
-
     # -- changing ------------------------------------------------------------------------
 
     def add(self, info: VoiceInfo, conditioning: np.ndarray) -> Entry:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from emovox.audio import post
@@ -54,13 +54,9 @@ class PlannerSettings:
     #: Cut a long first sentence at a clause so audio starts sooner (None: never).
     first_segment_chars: int | None = FIRST_SEGMENT_CHARS
     #: The voice that reads a language the requested voice does not speak, all else equal.
-    partners: Mapping[str, str] = None  # type: ignore[assignment]
+    partners: Mapping[str, str] = field(default_factory=dict)
     #: For a language no loaded voice speaks, how to get one (shown in the error).
-    missing_languages: Mapping[str, str] = None  # type: ignore[assignment]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "partners", dict(self.partners or {}))
-        object.__setattr__(self, "missing_languages", dict(self.missing_languages or {}))
+    missing_languages: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
