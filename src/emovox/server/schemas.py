@@ -40,7 +40,9 @@ def _field(option: Option) -> tuple[Any, Any]:
     if option.kind == "clip":
         schema["contentEncoding"] = "base64"
     kind = float if option.kind == "number" else str
-    return kind | None, Field(API_DEFAULTS.get(option.name), description=option.help, json_schema_extra=schema)
+    if option.name in API_DEFAULTS:  # has a value whatever the client sends; null is a type error
+        return kind, Field(API_DEFAULTS[option.name], description=option.help, json_schema_extra=schema)
+    return kind | None, Field(None, description=option.help, json_schema_extra=schema)
 
 
 SpeechRequest = create_model("SpeechRequest", __base__=_OpenAIFields,
@@ -54,8 +56,6 @@ def speech_options(body: BaseModel, default_voice: str) -> SpeechOptions:
         if option.kind == "text" and values[option.name] == "":
             values[option.name] = None
     values["voice"] = values["voice"] or default_voice
-    for name, default in API_DEFAULTS.items():  # an explicit null means the default too
-        values[name] = default if values[name] is None else values[name]
     if not values["emotion"] and not values["prompt"]:
         values["prompt"] = body.instructions or None
     values["style_ref"] = _clip(values["style_ref"])
