@@ -107,6 +107,49 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(option.flag, **kwargs)
 
 
+def _cmd_book(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from emovox.longform.book import make_book
+    from emovox.longform.source import read_book
+    from emovox.profiles import profile
+
+    book = read_book(args.input)
+    options = _options_from(args)
+    chosen = profile(args.profile)
+    engine = chosen.engine()
+    workers = args.workers or chosen.worker_count
+    if args.json:
+        def report(progress) -> None:
+            print(json.dumps(progress.to_dict()), flush=True)
+
+        manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report)
+    else:
+        columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                   TextColumn("{task.fields[audio]}"), TimeElapsedColumn(), TimeRemainingColumn())
+        with Progress(*columns) as bar:
+            whole = bar.add_task(f"[bold]{book.title}", total=len(book.chapters), audio="")
+            tasks: dict[int, int] = {}
+
+            def report(progress) -> None:
+                audio = f"{progress.audio_s / 60:.1f} min of audio"
+                if progress.event == "chapter":
+                    tasks[progress.chapter] = bar.add_task(f"  {progress.chapter}. {progress.title[:40]}",
+                                                           total=progress.chunks, audio="")
+                elif progress.event in ("chunk", "chapter_done"):
+                    bar.update(tasks[progress.chapter], completed=progress.chunks_done, audio=audio)
+                    bar.update(whole, audio=audio)
+                    if progress.event == "chapter_done":
+                        bar.update(whole, completed=progress.chapter)
+
+            manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report)
+    total = sum(chapter["duration_s"] for chapter in manifest["chapters"])
+    if not args.json:
+        print(f"wrote {len(manifest['chapters'])} chapters ({total / 60:.1f} min of audio, voice {manifest['voice']}) "
+              f"to {args.output}; see {args.output / 'manifest.json'}")
+    return 0
+
+
 def _describe(resolution) -> str:
     emotion = resolution.emotion
     extras = ", ".join(f"{k} {v}" for k, v in emotion.to_dict().items() if k not in ("name", "intensity"))
@@ -425,6 +468,18 @@ def build_parser() -> argparse.ArgumentParser:
     say.add_argument("--profile", choices=list(PROFILES), help="models, threads and caches to run with")
     add_speech_options(say)
     say.set_defaults(run=_cmd_say)
+
+    book = commands.add_parser("book", help="a text, Markdown or EPUB file to chaptered audio with subtitles "
+                                             "(resumable: run it again after an interruption)")
+    book.add_argument("input", type=Path, help="plain text, Markdown (headings start chapters) or EPUB")
+    book.add_argument("-o", "--output", type=Path, required=True, help="directory for the chapters, their "
+                                                                      "subtitles and manifest.json")
+    book.add_argument("--profile", choices=list(PROFILES), default="batch",
+                      help="models, threads and workers (default batch: one single-threaded worker per core)")
+    book.add_argument("--workers", type=_positive_int, help="chunks synthesized at once (default: the profile's)")
+    book.add_argument("--json", action="store_true", help="print progress as JSON lines")
+    add_speech_options(book)
+    book.set_defaults(run=_cmd_book)
 
     emotions = commands.add_parser("emotions", help="list the emotions, or show how a prompt is understood")
     emotions.add_argument("--parse", metavar="PROMPT", help="resolve a free-text prompt and show why")

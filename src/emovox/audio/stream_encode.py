@@ -68,7 +68,8 @@ class StreamEncoder:
         import av
 
         self._sink = _Sink()
-        self._container = av.open(self._sink, mode="w", format=container_format)
+        # bitexact: the same samples always give the same bytes (Ogg would pick a random stream serial)
+        self._container = av.open(self._sink, mode="w", format=container_format, options={"fflags": "+bitexact"})
         rate = self.sample_rate if rates is None or self.sample_rate in rates else max(rates)
         self._stream = self._container.add_stream(codec, rate=rate, layout="mono")
         self._resampler = av.AudioResampler(format=self._stream.codec_context.format.name, layout="mono", rate=rate)

@@ -1,0 +1,1 @@
+"""Long-form production: books and articles to chaptered audio with subtitles."""

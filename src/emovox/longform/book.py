@@ -1,0 +1,244 @@
+"""A book to chaptered audio: resumable, in parallel, never one waveform in memory.
+
+For each chapter the engine plans the text once; each chunk (a sentence or a clause) is
+keyed by its content (the job: ids, voice, speed, controls, pauses) and its finished audio
+is kept in `DIR/.emovox-work/` as it is made. A chapter's audio file, its `.srt` and `.vtt`
+are assembled from those pieces once all of them exist, and `manifest.json` is rewritten
+after every chapter. Every file is written atomically (paths.written_atomically), so a
+process killed at any moment, SIGKILL included, leaves finished files or none; running the
+same command again renders only what is missing and, the models being deterministic and
+the encoders bit-exact, writes the same bytes an uninterrupted run would.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field, replace
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+
+from emovox.audio.encode import audio_file
+from emovox.audio.formats import check_format
+from emovox.engine import ChunkJob, Engine
+from emovox.longform.source import Book
+from emovox.options import SpeechOptions
+from emovox.paths import written_atomically
+
+WORK_DIR = ".emovox-work"
+MANIFEST = "manifest.json"
+#: Part of every chunk's key: bump it when what a key stands for changes.
+KEY_VERSION = "book-chunk/1"
+_EXTENSIONS = {"mp3": "mp3", "opus": "opus", "aac": "aac", "flac": "flac", "wav": "wav", "pcm": "pcm"}
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A stretch of speech in a chapter's audio and the text it says."""
+
+    start_s: float
+    end_s: float
+    text: str
+
+
+@dataclass(frozen=True)
+class ChapterEntry:
+    """One chapter in the manifest."""
+
+    index: int
+    title: str
+    audio: str
+    srt: str
+    vtt: str
+    duration_s: float
+    sentences: int
+    words: int
+    key: str  # of everything the chapter's audio is made of: unchanged -> not rebuilt
+
+
+@dataclass
+class Progress:
+    """Where a book stands; handed to the progress callback after every chunk and chapter."""
+
+    event: str  # "chapter", "chunk", "chapter_done", "done"
+    chapter: int
+    chapters: int
+    title: str = ""
+    chunks_done: int = 0
+    chunks: int = 0
+    rendered: int = 0  # chunks synthesized in this run (the rest came from earlier runs)
+    audio_s: float = 0.0  # audio made so far in this book, this run's and earlier runs'
+    elapsed_s: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class _Run:
+    started: float = field(default_factory=time.perf_counter)
+    rendered: int = 0
+    audio_s: float = 0.0
+
+
+def chunk_key(job: ChunkJob) -> str:
+    """What a chunk's audio depends on, hashed: the same sentence read the same way anywhere
+    in the book (or in another book) is the same audio."""
+    content = replace(job, index=0, warnings=())
+    return hashlib.sha256(f"{KEY_VERSION}|{content!r}".encode()).hexdigest()
+
+
+def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt: str = "mp3", workers: int = 1,
+              on_progress: Callable[[Progress], None] | None = None) -> dict:
+    """Every chapter of `book` into `out`; returns the manifest (also in `out/manifest.json`)."""
+    check_format(fmt)
+    out = Path(out)
+    work = out / WORK_DIR
+    work.mkdir(parents=True, exist_ok=True)
+    _remove_partials(out, work)
+    voice = engine.voice(options.voice or engine.default_voice)
+    options = options.replace(voice=voice.name)
+    previous = {entry["index"]: entry for entry in _read_manifest(out).get("chapters", [])}
+    manifest = {"title": book.title, "voice": voice.name, "format": fmt, "complete": False, "chapters": []}
+    _write_manifest(out, manifest)
+    run, report = _Run(), on_progress or (lambda _: None)
+    for index, chapter in enumerate(book.chapters, 1):
+        plan = engine.plan(chapter.text, options=options)
+        keys = [chunk_key(job) for job in plan]
+        chapter_key = hashlib.sha256("|".join([fmt, chapter.title, *keys]).encode()).hexdigest()
+        progress = Progress("chapter", index, len(book.chapters), chapter.title, chunks=len(keys))
+        report(progress)
+        _render_missing(engine, plan.jobs, keys, work, workers, run, progress, report)
+        entry = previous.get(index)
+        if not (entry and entry.get("key") == chapter_key and _outputs_exist(out, entry)):
+            entry = asdict(_assemble(out, work, index, chapter.title, chapter.text, plan.jobs, keys,
+                                     plan.sample_rate, fmt, chapter_key))
+        manifest["chapters"].append(entry)
+        _write_manifest(out, manifest)
+        report(replace(progress, event="chapter_done", chunks_done=len(keys), elapsed_s=_since(run)))
+    manifest["complete"] = True
+    _write_manifest(out, manifest)
+    report(Progress("done", len(book.chapters), len(book.chapters), rendered=run.rendered, audio_s=run.audio_s,
+                    elapsed_s=_since(run)))
+    return manifest
+
+
+def _render_missing(engine: Engine, jobs, keys: list[str], work: Path, workers: int, run: _Run,
+                    progress: Progress, report: Callable[[Progress], None]) -> None:
+    """Synthesize the chunks not in the work directory yet, `workers` at a time, in order of
+    the text (so an interrupted chapter resumes where it stopped)."""
+    done = 0
+    missing = []
+    for job, key in zip(jobs, keys):
+        path = _piece(work, key)
+        if path.is_file():
+            done += 1
+            run.audio_s += path.stat().st_size / 4 / job.output_rate
+        else:
+            missing.append((job, key))
+    report(replace(progress, event="chunk", chunks_done=done, audio_s=run.audio_s, elapsed_s=_since(run)))
+    with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
+        for job, key, samples in _in_order(pool, engine, missing, window=4 * max(1, workers)):
+            with written_atomically(_piece(work, key)) as partial:
+                partial.write_bytes(np.ascontiguousarray(samples, dtype="<f4").tobytes())
+            done += 1
+            run.rendered += 1
+            run.audio_s += len(samples) / job.output_rate
+            report(replace(progress, event="chunk", chunks_done=done, rendered=run.rendered, audio_s=run.audio_s,
+                           elapsed_s=_since(run)))
+
+
+def _in_order(pool, engine: Engine, items, window: int) -> Iterator[tuple[ChunkJob, str, np.ndarray]]:
+    """Rendered chunks in submission order, at most `window` in flight (bounded memory)."""
+    pending: list = []
+    for job, key in items:
+        pending.append((job, key, pool.submit(engine.render, job)))
+        if len(pending) >= window:
+            job_, key_, future = pending.pop(0)
+            yield job_, key_, future.result().samples
+    for job_, key_, future in pending:
+        yield job_, key_, future.result().samples
+
+
+def _assemble(out: Path, work: Path, index: int, title: str, text: str, jobs, keys: list[str], sample_rate: int,
+              fmt: str, chapter_key: str) -> ChapterEntry:
+    stem = f"{index:02d}-{_slug(title)}"
+    audio_name, srt_name, vtt_name = f"{stem}.{_EXTENSIONS[fmt]}", f"{stem}.srt", f"{stem}.vtt"
+    cues: list[Cue] = []
+    position = 0
+    with audio_file(out / audio_name, sample_rate, fmt) as write_samples:
+        for job, key in zip(jobs, keys):
+            samples = np.fromfile(_piece(work, key), dtype="<f4")
+            write_samples(samples)
+            start = position / sample_rate + job.pause_before_s
+            end = (position + len(samples)) / sample_rate - job.pause_after_s
+            cues.append(Cue(round(start, 3), round(max(start, end), 3), job.text))
+            position += len(samples)
+    _write_text(out / srt_name, srt_text(cues))
+    _write_text(out / vtt_name, vtt_text(cues))
+    return ChapterEntry(index=index, title=title, audio=audio_name, srt=srt_name, vtt=vtt_name,
+                        duration_s=round(position / sample_rate, 3), sentences=len(jobs),
+                        words=len(re.findall(r"\w+", text)), key=chapter_key)
+
+
+def srt_text(cues: list[Cue]) -> str:
+    import srt
+
+    return srt.compose([srt.Subtitle(number, timedelta(seconds=cue.start_s), timedelta(seconds=cue.end_s), cue.text)
+                        for number, cue in enumerate(cues, 1)])
+
+
+def vtt_text(cues: list[Cue]) -> str:
+    from webvtt import Caption, WebVTT
+
+    def stamp(seconds: float) -> str:
+        millis = round(seconds * 1000)
+        return f"{millis // 3_600_000:02d}:{millis // 60_000 % 60:02d}:{millis // 1000 % 60:02d}.{millis % 1000:03d}"
+
+    return WebVTT(captions=[Caption(stamp(cue.start_s), stamp(cue.end_s), cue.text) for cue in cues]).content
+
+
+def _piece(work: Path, key: str) -> Path:
+    return work / f"{key}.f32"
+
+
+def _slug(title: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:40].strip("-")
+    return slug or "chapter"
+
+
+def _outputs_exist(out: Path, entry: dict) -> bool:
+    return all((out / entry[name]).is_file() for name in ("audio", "srt", "vtt"))
+
+
+def _read_manifest(out: Path) -> dict:
+    try:
+        return json.loads((out / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_manifest(out: Path, manifest: dict) -> None:
+    _write_text(out / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+
+
+def _write_text(path: Path, text: str) -> None:
+    with written_atomically(path) as partial:
+        partial.write_text(text, "utf-8")
+
+
+def _remove_partials(*directories: Path) -> None:
+    """Temporary files a killed run left behind (never finished files)."""
+    for directory in directories:
+        for leftover in directory.glob(".*.partial"):
+            leftover.unlink(missing_ok=True)
+
+
+def _since(run: _Run) -> float:
+    return round(time.perf_counter() - run.started, 3)
