@@ -10,6 +10,7 @@ import pytest
 
 from conftest import build_tiny_engine
 from emovox.audio.effects import speech_level_db
+from emovox.audio.post import SENTENCE_PAUSE_S
 from emovox.backends.base import Cloning, PitchControl
 from emovox.emotion.model import Emotion
 from emovox.engine import Defaults, Engine
@@ -108,7 +109,7 @@ def test_batched_rows_equal_rows_one_by_one(tiny_engine):
     alone = [tiny_engine.infer(job) for job in jobs]
     assert tiny_engine.batch_key(jobs[0]) is not None
     for a, b in zip(batched, alone):
-        assert len(a) == len(b) and np.allclose(a, b, atol=1e-5)
+        assert len(a) == len(b) and np.allclose(a.samples, b.samples, atol=1e-5)
 
 
 def test_backends_declare_what_they_can_do(tiny_engine):
@@ -172,3 +173,34 @@ def test_bad_requests_fail_before_any_audio(tiny_engine):
         tiny_engine.stream("Hello.", voice="tiny", speed=9)
     with pytest.raises(InvalidOptionError, match="unknown language 'fr'"):
         tiny_engine.stream("Hello.", voice="tiny", lang="fr")
+
+
+@pytest.mark.parametrize(("voice", "text", "words"), [
+    ("tiny", "Hello there, how are you today?", ["Hello", "there", "how", "are", "you", "today"]),
+    ("af_kiko", "Dr. Smith paid $12.75.", ["Doctor", "Smith", "paid", "twelve", "dollars", "and", "seventy-five",
+                                          "cents"]),
+    ("baker", "你好，世界。", ["你", "好", "世", "界"]),
+])
+def test_every_voice_times_its_words(tiny_engine, voice, text, words):
+    audio = tiny_engine.synthesize(text, voice=voice)
+    timed = audio.info.words
+    assert [w.word for w in timed] == words
+    starts = [w.start_s for w in timed]
+    assert starts == sorted(starts) and all(w.start_s < w.end_s <= audio.duration for w in timed)
+    speech_s = audio.duration - SENTENCE_PAUSE_S
+    assert timed[-1].end_s > 0.7 * speech_s  # they cover the clip, not a corner of it
+
+
+def test_word_times_follow_the_rate(tiny_engine):
+    slow = tiny_engine.synthesize("One two three four.", voice="tiny", speed=0.5).info.words
+    fast = tiny_engine.synthesize("One two three four.", voice="tiny", speed=1.0).info.words
+    assert slow[-1].start_s > 1.5 * fast[-1].start_s
+
+
+def test_words_are_shared_out_when_text_and_phonemes_disagree():
+    from emovox.engine.timing import align_words
+
+    # "twenty-six" is one text word that espeak reads as two phoneme words
+    words, id_words = align_words("twenty-six times", "twˈɛnti sˈɪks tˈaɪmz", tuple(range(20)), "en")
+    assert words == ("twenty-six", "times")
+    assert id_words[0] == 0 and id_words[10] == 0 and id_words[14] == 1 and id_words[7] == -1  # spaces: no word

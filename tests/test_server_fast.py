@@ -52,6 +52,23 @@ def test_speech_streams_audio_of_the_voice(server):
     assert resolved["emotion"]["emotion"]["name"] == "neutral"
 
 
+def test_sse_carries_word_events_and_captioned_speech_returns_them(server):
+    with httpx.stream("POST", f"{server.url}/v1/audio/speech", timeout=60, json={
+            "input": "Hello there. How are you?", "voice": "tiny", "response_format": "pcm",
+            "stream_format": "sse"}) as response:
+        events = [json.loads(line[6:]) for line in response.iter_lines() if line.startswith("data: ")]
+    words = [e for e in events if e["type"] == "speech.word"]
+    assert [w["word"] for w in words] == ["Hello", "there", "How", "are", "you"]
+    assert words[2]["start"] > words[1]["end"] and events[-1]["type"] == "speech.audio.done"
+    audio = b"".join(base64.b64decode(e["audio"]) for e in events if e["type"] == "speech.audio.delta")
+    assert words[-1]["end"] <= len(audio) / 2 / 24_000  # pcm: 16-bit at 24 kHz
+    captioned = httpx.post(f"{server.url}/v1/audio/captioned_speech", timeout=60, json={
+        "input": "Hello there. How are you?", "voice": "tiny", "response_format": "wav"}).json()
+    samples, rate = soundfile.read(io.BytesIO(base64.b64decode(captioned["audio"])), dtype="float32")
+    assert [t["word"] for t in captioned["timestamps"]] == [w["word"] for w in words]
+    assert rate == 16_000 and captioned["timestamps"][-1]["end_time"] <= len(samples) / rate
+
+
 def test_the_api_takes_what_the_cli_takes(server):
     response = _speech(server, input="Listen to me.", voice="tiny", emotion="angry", pitch=1.0, energy=6.0,
                        range=1.1, rate=0.9, response_format="pcm")

@@ -23,6 +23,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from emovox.backends.kokoro_prosody import DURATIONS_TENSOR as KOKORO_DURATIONS
+from emovox.backends.vits import DURATIONS_TENSOR as VITS_DURATIONS
 from emovox.backends.vits import FRAME_LENGTHS_TENSOR, HOP
 
 SAMPLE_RATE = 16_000
@@ -50,6 +52,17 @@ def _save(graph, path: Path) -> Path:
     return path
 
 
+def _duration_nodes(ids: str, frames: str, out: str, to: int) -> list:
+    """Nodes giving every id the same duration, ceil(`frames`) (a float [1]), cast to `to`."""
+    return [
+        helper.make_node("Cast", [ids], [f"{out}_ids_f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", [f"{out}_ids_f", "zero_f"], [f"{out}_zeros"]),
+        helper.make_node("Add", [f"{out}_zeros", frames], [f"{out}_each"]),
+        helper.make_node("Ceil", [f"{out}_each"], [f"{out}_ceil"]),
+        helper.make_node("Cast", [f"{out}_ceil"], [out], to=to),
+    ]
+
+
 def _stretch_nodes(frames: str, factor: str, out: str) -> list:
     """Nodes that repeat `frames` [B, T, F] along T by `factor` (a float [1]) with nearest Resize."""
     return [
@@ -75,6 +88,10 @@ def vits_voice(directory: Path, name: str = "tiny") -> tuple[Path, Path]:
         helper.make_node("Mul", ["frames_f", "length_scale"], ["scaled_f"]),
         helper.make_node("Ceil", ["scaled_f"], ["ceiled"]),
         helper.make_node("Cast", ["ceiled"], [FRAME_LENGTHS_TENSOR], to=TensorProto.INT64),
+        # Each id's frames, as Piper's w_ceil [B, 1, T]
+        helper.make_node("Mul", ["frames_per_id", "length_scale"], ["id_frames"]),
+        *_duration_nodes("input", "id_frames", "id_durations", TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["id_durations", "one_i"], [VITS_DURATIONS]),
     ]
     initializers = [
         numpy_helper.from_array(table, "table"),
@@ -83,6 +100,7 @@ def vits_voice(directory: Path, name: str = "tiny") -> tuple[Path, Path]:
         numpy_helper.from_array(np.array([1.0], np.float32), "one_f"),
         numpy_helper.from_array(np.array([0, 1, -1], np.int64), "out_shape"),
         numpy_helper.from_array(np.array([float(FRAMES_PER_ID)], np.float32), "frames_per_id"),
+        numpy_helper.from_array(np.array(0.0, np.float32), "zero_f"),
     ]
     graph = helper.make_graph(
         nodes, name, [helper.make_tensor_value_info("input", TensorProto.INT64, ["B", "T"]),
@@ -112,15 +130,19 @@ def kokoro_model(directory: Path) -> tuple[Path, dict[str, int], dict[str, np.nd
         helper.make_node("Add", ["style_mean", "one_f"], ["gain"]),
         helper.make_node("Reshape", ["stretched", "flat"], ["flat_audio"]),
         helper.make_node("Mul", ["flat_audio", "gain"], ["audio"]),
+        helper.make_node("Reshape", ["tokens", "flat"], ["token_row"]),
+        *_duration_nodes("token_row", "length_scale", KOKORO_DURATIONS, TensorProto.INT64),
     ]
     initializers = [numpy_helper.from_array(table, "table"),
                     numpy_helper.from_array(np.array([1.0], np.float32), "one_f"),
+                    numpy_helper.from_array(np.array(0.0, np.float32), "zero_f"),
                     numpy_helper.from_array(np.array([-1], np.int64), "flat")]
     graph = helper.make_graph(
         nodes, "tiny_kokoro", [helper.make_tensor_value_info("tokens", TensorProto.INT64, [1, "T"]),
                                helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, 256]),
                                helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1])],
-        [helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["S"])], initializers)
+        [helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["S"]),
+         helper.make_tensor_value_info(KOKORO_DURATIONS, TensorProto.INT64, ["T"])], initializers)
     model = _save(graph, directory / "tiny-kokoro.onnx")
     packs = {"af_kiko": np.random.default_rng(3).normal(0, 0.01, (510, 1, 256)).astype(np.float32)}
     return model, vocab, packs
@@ -146,6 +168,7 @@ def mandarin_build(directory: Path) -> Path:
         *_stretch_nodes("frames", "speed_ratios", "stretched"),
         helper.make_node("Identity", ["stretched"], ["mel_before"]),
         helper.make_node("Mul", ["stretched", "f0_ratios"], ["mel_after"]),
+        *_duration_nodes("input_ids", "speed_ratios", "durations", TensorProto.INT32),
     ], "tiny_fastspeech2", [
         helper.make_tensor_value_info("input_ids", TensorProto.INT32, [1, "T"]),
         helper.make_tensor_value_info("speaker_ids", TensorProto.INT32, [1]),
@@ -153,8 +176,10 @@ def mandarin_build(directory: Path) -> Path:
         helper.make_tensor_value_info("f0_ratios", TensorProto.FLOAT, [1]),
         helper.make_tensor_value_info("energy_ratios", TensorProto.FLOAT, [1]),
     ], [helper.make_tensor_value_info("mel_before", TensorProto.FLOAT, [1, "F", 80]),
-        helper.make_tensor_value_info("mel_after", TensorProto.FLOAT, [1, "F", 80])],
-        [numpy_helper.from_array(mels, "mels"), numpy_helper.from_array(np.array([1.0], np.float32), "one_f")])
+        helper.make_tensor_value_info("mel_after", TensorProto.FLOAT, [1, "F", 80]),
+        helper.make_tensor_value_info("durations", TensorProto.INT32, [1, "T"])],
+        [numpy_helper.from_array(mels, "mels"), numpy_helper.from_array(np.array([1.0], np.float32), "one_f"),
+         numpy_helper.from_array(np.array(0.0, np.float32), "zero_f")])
     _save(acoustic, directory / "fastspeech2.onnx")
     # The vocoder: each mel frame -> 300 samples of a tone mixture chosen by its first 8 bands.
     bases = _tones(80, 300, 24_000, seed=5) / 8

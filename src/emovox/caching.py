@@ -36,16 +36,26 @@ class CacheStats:
         return cls(info.hits, info.misses, info.currsize)
 
 
+def read_only(value):
+    """A copy of an array (or of a value made of arrays) that nobody can change."""
+    if isinstance(value, np.ndarray):
+        copy = value.copy()
+        copy.setflags(write=False)
+        return copy
+    return value.read_only()
+
+
 class AudioCache:
-    """Waveforms by what produced them, bounded by their total size in bytes (LRU)."""
+    """Waveforms by what produced them, bounded by their total size in bytes (LRU). A value
+    is an array, or anything with `nbytes` and a `read_only()` copy (a waveform with timings)."""
 
     def __init__(self, max_bytes: int = AUDIO_CACHE_BYTES) -> None:
-        self._entries: LRUCache = LRUCache(maxsize=max(1, max_bytes), getsizeof=lambda samples: samples.nbytes)
+        self._entries: LRUCache = LRUCache(maxsize=max(1, max_bytes), getsizeof=lambda value: value.nbytes)
         self._enabled = max_bytes > 0
         self._lock = threading.Lock()
         self._hits = self._misses = 0
 
-    def get(self, key: Hashable) -> np.ndarray | None:
+    def get(self, key: Hashable):
         if not self._enabled:
             return None
         with self._lock:
@@ -56,13 +66,12 @@ class AudioCache:
                 self._hits += 1
             return samples
 
-    def put(self, key: Hashable, samples: np.ndarray) -> None:
-        if not self._enabled or samples.nbytes > self._entries.maxsize:
+    def put(self, key: Hashable, value) -> None:
+        if not self._enabled or value.nbytes > self._entries.maxsize:
             return
-        samples = samples.copy()
-        samples.setflags(write=False)  # callers share the cached array: nobody may change it
+        value = read_only(value)  # callers share the cached value: nobody may change it
         with self._lock:
-            self._entries[key] = samples
+            self._entries[key] = value
 
     def clear(self) -> None:
         with self._lock:

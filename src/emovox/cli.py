@@ -60,13 +60,16 @@ def _cmd_say(args: argparse.Namespace) -> int:
     fmt = options.format or (format_of(args.output) if args.output else "wav")
     output = args.output or _default_output(text, fmt)
     engine = profile(args.profile).engine() if args.profile else from_packages()
+    captions = _caption_outputs(args)
     started = time.perf_counter()
     plan = engine.plan(text, options=options)
-    seconds = 0.0
+    seconds, words = 0.0, []
     with audio_file(output, plan.sample_rate, fmt) as write_samples:
         for chunk in map(engine.render, plan):
             write_samples(chunk.samples)
+            words.extend(word.shifted(seconds) for word in chunk.words)
             seconds += chunk.duration
+    _write_captions(captions, words)
     for warning in plan.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     elapsed = time.perf_counter() - started
@@ -74,6 +77,31 @@ def _cmd_say(args: argparse.Namespace) -> int:
     if plan.resolution.emotion.name != "neutral" or not plan.controls.is_neutral:
         print(f"emotion: {_describe(plan.resolution)}")
     return 0
+
+
+def _caption_outputs(args: argparse.Namespace) -> dict[str, Path]:
+    """Where `--timestamps` and `--subtitles` go, checked before any audio is made."""
+    outputs = {}
+    if args.timestamps:
+        outputs["json"] = args.timestamps
+    if args.subtitles:
+        kind = args.subtitles.suffix.lower().lstrip(".")
+        if kind not in ("srt", "vtt"):
+            raise InvalidOptionError(f"--subtitles writes .srt or .vtt files, not {args.subtitles.name!r}")
+        outputs[kind] = args.subtitles
+    return outputs
+
+
+def _write_captions(outputs: dict[str, Path], words) -> None:
+    """Word timestamps as JSON, and subtitles of a few words per cue."""
+    from emovox.longform.captions import cues_from_words, srt_text, vtt_text
+    from emovox.paths import written_atomically
+
+    texts = {"json": lambda: json.dumps({"words": [w.to_dict() for w in words]}, indent=2, ensure_ascii=False),
+             "srt": lambda: srt_text(cues_from_words(words)), "vtt": lambda: vtt_text(cues_from_words(words))}
+    for kind, path in outputs.items():
+        with written_atomically(path) as partial:
+            partial.write_text(texts[kind](), "utf-8")
 
 
 def _options_from(args: argparse.Namespace):
@@ -466,6 +494,9 @@ def build_parser() -> argparse.ArgumentParser:
     say.add_argument("-o", "--output", type=Path, help="output file (default: named from the text); its extension "
                                                        "gives the format unless --format does")
     say.add_argument("--profile", choices=list(PROFILES), help="models, threads and caches to run with")
+    say.add_argument("--timestamps", type=Path, metavar="FILE.json",
+                     help='write each word\'s start and end: {"words": [{"word", "start", "end"}]}')
+    say.add_argument("--subtitles", type=Path, metavar="FILE.srt|FILE.vtt", help="write subtitles, a few words a cue")
     add_speech_options(say)
     say.set_defaults(run=_cmd_say)
 

@@ -73,6 +73,22 @@ class VoiceInfo:
 
 
 @dataclass(frozen=True)
+class Word:
+    """A word of the text and when it is heard, in seconds from the start of its chunk (or,
+    in a whole utterance, of the audio)."""
+
+    word: str
+    start_s: float
+    end_s: float
+
+    def shifted(self, seconds: float) -> Word:
+        return Word(self.word, round(self.start_s + seconds, 3), round(self.end_s + seconds, 3))
+
+    def to_dict(self) -> dict:
+        return {"word": self.word, "start": self.start_s, "end": self.end_s}
+
+
+@dataclass(frozen=True)
 class AudioChunk:
     """One segment of synthesized speech, as streaming yields it."""
 
@@ -82,6 +98,8 @@ class AudioChunk:
     phonemes: str
     index: int
     warnings: tuple[str, ...] = ()
+    #: The chunk's words and when each is heard (from the model's own durations).
+    words: tuple[Word, ...] = ()
 
     @property
     def duration(self) -> float:
@@ -102,6 +120,7 @@ class SynthesisInfo:
     warnings: tuple[str, ...] = field(default=())
     emotion: dict = field(default_factory=dict)  # what the emotion request resolved to
     prosody: dict = field(default_factory=dict)  # the controls applied
+    words: tuple[Word, ...] = ()  # every word and when it is heard in the audio
 
     @property
     def real_time_factor(self) -> float:

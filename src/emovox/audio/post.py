@@ -16,17 +16,21 @@ _SILENCE_DB = -40.0
 
 def trim_silence(samples: np.ndarray, sample_rate: int) -> np.ndarray:
     """Cut leading and trailing stretches quieter than -40 dB below the peak, keeping a margin."""
+    start, end = speech_bounds(samples, sample_rate)
+    return samples[start:end]
+
+
+def speech_bounds(samples: np.ndarray, sample_rate: int) -> tuple[int, int]:
+    """Where `trim_silence` cuts: the first and one past the last sample kept."""
     frame = max(1, int(sample_rate * _FRAME_S))
     count = len(samples) // frame
     if count == 0:
-        return samples
+        return 0, len(samples)
     frames = samples[: count * frame].reshape(count, frame)
     rms = np.sqrt(np.mean(frames.astype(np.float64) ** 2, axis=1))
     threshold = rms.max() * 10 ** (_SILENCE_DB / 20)
     loud = np.flatnonzero(rms > threshold)
     if len(loud) == 0:
-        return samples[:0]
+        return 0, 0
     margin = int(sample_rate * _MARGIN_S)
-    start = max(0, loud[0] * frame - margin)
-    end = min(len(samples), (loud[-1] + 1) * frame + margin)
-    return samples[start:end]
+    return max(0, loud[0] * frame - margin), min(len(samples), (loud[-1] + 1) * frame + margin)

@@ -63,6 +63,14 @@ class Capabilities:
     conditioning_shape: tuple[int, ...] | None = None
     #: The F0 band (Hz) that holds this backend's voices, for pitch analysis on the signal.
     f0_band: tuple[float, float] = (60.0, 400.0)
+    #: `infer_timed` says where each id sounds (from the model's own duration predictor).
+    timing: bool = False
+
+
+def spans(durations: np.ndarray) -> np.ndarray:
+    """Consecutive durations (samples) as [start, end) spans."""
+    ends = np.cumsum(np.asarray(durations, np.int64))
+    return np.stack([ends - durations, ends], axis=1) if len(ends) else np.zeros((0, 2), np.int64)
 
 
 #: One row of a batch: ids, voice, speed and the controls the model itself takes.
@@ -91,9 +99,18 @@ class Backend(Protocol):
         """One forward pass: float32 mono samples at `sample_rate`, shaped only by what the
         model controls itself (`capabilities.pitch`)."""
 
+    def infer_timed(self, ids: list[int], voice: str, speed: float,
+                    prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
+        """The waveform and, for each id, the samples where it sounds: an array [ids, 2] of start
+        and end (empty where `capabilities.timing` is false)."""
+        return self.infer(ids, voice, speed, prosody), np.zeros((0, 2), np.int64)
+
     def infer_batch(self, rows: list[Row]) -> list[np.ndarray]:
         """Rows with equal `batch_key` in one pass; one at a time where the model has no batches."""
-        return [self.infer(*row) for row in rows]
+        return [samples for samples, _ in self.infer_batch_timed(rows)]
+
+    def infer_batch_timed(self, rows: list[Row]) -> list[tuple[np.ndarray, np.ndarray]]:
+        return [self.infer_timed(*row) for row in rows]
 
     def batch_key(self, speed: float, prosody: Prosody) -> object | None:
         """Rows with equal keys can share a forward pass; None where this backend never batches."""

@@ -18,12 +18,13 @@ the range, and applies loudness as a gain.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 
 from emovox.backends import assets
-from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl
+from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded
 from emovox.errors import ModelAssetError
@@ -35,6 +36,8 @@ SAMPLE_RATE = 24_000
 MAX_PHONEMES = 240
 VOICE = "baker"
 _BREAKS = ("#1", "#2", "#3")
+#: Samples per mel frame of the vocoder (Multi-band MelGAN, 24 kHz).
+HOP = 300
 
 
 def models_ready(directory: Path | None = None) -> bool:
@@ -46,7 +49,8 @@ class FastSpeech2Backend(Backend):
     # f0_ratios widened the range less than asked (happy: x1.24 for x1.64), so PSOLA on the
     # waveform carries the level shift and widens the range once more where the model stopped.
     capabilities = Capabilities(languages=("zh",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES,
-                                pitch=PitchControl.MODEL_AND_SIGNAL, batching=False, cloning=Cloning.NONE)
+                                pitch=PitchControl.MODEL_AND_SIGNAL, batching=False, cloning=Cloning.NONE,
+                                timing=True)
 
     def __init__(self, directory: Path, settings: SessionSettings = SessionSettings()) -> None:
         self._directory = directory
@@ -95,11 +99,12 @@ class FastSpeech2Backend(Backend):
 
     def encode(self, phonemes: str) -> Encoded:
         """'ni2 hao3 #1 shi4 jie4' -> the model's ids (unknown syllables are dropped and reported)."""
-        symbols, dropped = ["sil"], []
+        symbols, sources, dropped = ["sil"], [-1], []
         previous_was_syllable = False
-        for token in phonemes.split():
+        for offset, token in _tokens(phonemes):
             if token in _BREAKS:
                 symbols.append(token)
+                sources.append(-1)
                 previous_was_syllable = False
                 continue
             base, tone = token[:-1], token[-1]
@@ -110,13 +115,23 @@ class FastSpeech2Backend(Backend):
                 continue
             if previous_was_syllable:
                 symbols.append("#0")
+                sources.append(-1)
             initial, final = self._syllables[base]
             symbols += [initial, f"{final}{tone}"]
+            sources += [offset, offset]
             previous_was_syllable = True
         symbols += ["sil", "eos"]
-        return Encoded([self._ids[s] for s in symbols if s in self._ids], tuple(dropped))
+        sources += [-1, -1]
+        kept = [(self._ids[s], source) for s, source in zip(symbols, sources) if s in self._ids]
+        return Encoded([i for i, _ in kept], tuple(dropped), tuple(source for _, source in kept))
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
+        return self.infer_timed(ids, voice, speed, prosody)[0]
+
+    def infer_timed(self, ids: list[int], voice: str, speed: float,
+                    prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
+        """The waveform and where each id sounds (the model's own durations, in mel frames of
+        `HOP` samples)."""
         outputs = self._acoustic.get().run(None, {
             "input_ids": np.array([ids], dtype=np.int32),
             "speaker_ids": np.array([0], dtype=np.int32),
@@ -126,4 +141,9 @@ class FastSpeech2Backend(Backend):
         })
         mel = outputs[1]  # after the post-net
         (audio,) = self._vocoder.get().run(None, {"mels": mel.astype(np.float32)})
-        return np.asarray(audio, dtype=np.float32).reshape(-1)
+        return np.asarray(audio, dtype=np.float32).reshape(-1), spans(np.asarray(outputs[2], np.int64).reshape(-1) * HOP)
+
+
+def _tokens(phonemes: str):
+    """(offset, token) of each whitespace-separated token."""
+    return [(match.start(), match.group()) for match in re.finditer(r"\S+", phonemes)]

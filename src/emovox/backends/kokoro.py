@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from emovox.backends import assets, kokoro_prosody
-from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl
+from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
 from emovox.types import Prosody, VoiceInfo
@@ -35,7 +35,7 @@ class KokoroBackend(Backend):
     name = "kokoro"
     capabilities = Capabilities(languages=("en",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES,
                                 pitch=PitchControl.MODEL, batching=False, cloning=Cloning.STYLE,
-                                conditioning_shape=(MAX_PHONEMES, STYLE_DIM))
+                                conditioning_shape=(MAX_PHONEMES, STYLE_DIM), timing=True)
 
     def __init__(
         self,
@@ -62,7 +62,10 @@ class KokoroBackend(Backend):
             source = assets.assemble_kokoro(cache)
             return kokoro_prosody.prosody_model(source, assets.kokoro_expected_sha256())
 
-        session = LazySession(lambda: assets.assemble_kokoro(cache), settings)
+        def timed_model_path() -> Path:
+            return kokoro_prosody.timed_model(assets.assemble_kokoro(cache), assets.kokoro_expected_sha256())
+
+        session = LazySession(timed_model_path, settings)
         return cls(session, vocab["vocab"], voice_packs, LazySession(pitch_model_path, settings))
 
     def voices(self) -> list[VoiceInfo]:
@@ -102,10 +105,16 @@ class KokoroBackend(Backend):
         self._session.get()
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
-        return self.infer_with_pack(ids, self._packs[voice], speed, prosody)
+        return self.infer_timed(ids, voice, speed, prosody)[0]
+
+    def infer_timed(self, ids: list[int], voice: str, speed: float,
+                    prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
+        return self.infer_with_pack(ids, self._packs[voice], speed, prosody, timed=True)
 
     def infer_with_pack(self, ids: list[int], pack: np.ndarray, speed: float = 1.0,
-                        prosody: Prosody = Prosody()) -> np.ndarray:
+                        prosody: Prosody = Prosody(), timed: bool = False):
+        """The waveform for `ids` spoken with a style `pack`; with `timed`, also where each id
+        sounds (start and end sample; the boundary pads are not ids)."""
         style = pack[min(len(ids), len(pack) - 1)].reshape(1, STYLE_DIM)
         inputs = {
             "tokens": np.array([[PAD_ID, *ids, PAD_ID]], dtype=np.int64),
@@ -117,5 +126,10 @@ class KokoroBackend(Backend):
             session = self._pitch_session
             inputs["f0_scale"] = np.array([2 ** (prosody.pitch_st / 12)], dtype=np.float32)
             inputs["f0_range"] = np.array([prosody.pitch_range], dtype=np.float32)
-        (audio,) = session.get().run(None, inputs)
-        return np.asarray(audio, dtype=np.float32).reshape(-1)
+        outputs = session.get().run(None, inputs)
+        samples = np.asarray(outputs[0], dtype=np.float32).reshape(-1)
+        if not timed:
+            return samples
+        if len(outputs) < 2:  # a model without the durations output
+            return samples, np.zeros((0, 2), np.int64)
+        return samples, spans(np.asarray(outputs[1], np.int64).reshape(-1) * kokoro_prosody.SAMPLES_PER_DURATION)[1:-1]

@@ -10,8 +10,11 @@ realized inside the model, so the vocoder renders the new contour itself: a requ
 +4 st measured +4.06 st (jf_alpha) and +4.08 st (jm_kumo). The predicted energy curve
 (`/encoder/N_proj/Conv_output_0`) was tried the same way and left alone: the decoder
 normalizes it away (+1 unit moved the level by only 0.2 dB), so loudness is a gain after.
-The edited model is cached beside the source, named by the source's hash and this edit's
-version, so a new model or a new edit gets a new file.
+Both the unedited and the edited graph also put out Kokoro's own per-token durations
+(`/encoder/Gather_output_0`, int64 [tokens], in units of `SAMPLES_PER_DURATION` samples),
+the alignment word timestamps come from. The edited models are cached beside the source,
+named by the source's hash and the edit's version, so a new model or a new edit gets a new
+file.
 """
 
 from __future__ import annotations
@@ -21,8 +24,13 @@ from pathlib import Path
 from emovox.paths import written_atomically
 
 F0_TENSOR = "/encoder/F0_proj/Conv_output_0"
+#: The predicted duration of each token, rounded and at least 1, as the decoder's alignment uses it.
+DURATIONS_TENSOR = "/encoder/Gather_output_0"
+#: Audio samples per duration unit (24 kHz; measured: audio length / sum of durations = 600).
+SAMPLES_PER_DURATION = 600
 PROSODY_INPUTS = ("f0_scale", "f0_range")
-EDIT_VERSION = 2
+EDIT_VERSION = 3
+TIMED_VERSION = 1
 #: Frames below this F0 (Hz) count as unvoiced and do not enter the mean.
 VOICED_HZ = 30.0
 
@@ -35,6 +43,27 @@ def prosody_model(source: Path, source_sha256: str) -> Path:
     """The edited model for `source`, built on first use and reused after."""
     target = edited_path(source, source_sha256)
     return target if target.is_file() else add_prosody_inputs(source, target)
+
+
+def timed_model(source: Path, source_sha256: str) -> Path:
+    """`source` with only the durations output added (calls at the voice's own pitch)."""
+    target = source.with_name(f"kokoro-timed-v{TIMED_VERSION}-{source_sha256[:12]}.onnx")
+    if target.is_file():
+        return target
+    import onnx
+
+    model = onnx.load(str(source))
+    _add_durations_output(model.graph)
+    onnx.checker.check_model(model)
+    with written_atomically(target) as partial:
+        onnx.save(model, str(partial))
+    return target
+
+
+def _add_durations_output(graph) -> None:
+    from onnx import TensorProto, helper
+
+    graph.output.append(helper.make_tensor_value_info(DURATIONS_TENSOR, TensorProto.INT64, [None]))
 
 
 def _rewire(graph, tensor: str, replacement: str, skip: set[str]) -> None:
@@ -80,6 +109,7 @@ def add_prosody_inputs(source: Path, target: Path) -> Path:
     ]
     _rewire(graph, F0_TENSOR, "emovox_f0_out", {n.name for n in f0_nodes})
     _insert_after_producers(graph, {F0_TENSOR: f0_nodes})
+    _add_durations_output(graph)
     onnx.checker.check_model(model)
     with written_atomically(target) as partial:
         onnx.save(model, str(partial))

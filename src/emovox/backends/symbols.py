@@ -13,6 +13,9 @@ _FALLBACK = {"—": ",", "…": ".", ";": ",", ":": ","}
 class Encoded:
     ids: list[int]
     dropped: tuple[str, ...] = ()
+    #: For each id, the offset in the phoneme string of the symbol it stands for (-1: framing),
+    #: so the model's per-id durations can be given back to the words they belong to.
+    sources: tuple[int, ...] = ()
 
 
 class SymbolTable:
@@ -30,12 +33,14 @@ class SymbolTable:
 
     def lookup(self, phonemes: str) -> Encoded:
         ids: list[int] = []
+        sources: list[int] = []
         dropped: list[str] = []
-        for symbol in phonemes:
+        for offset, symbol in enumerate(phonemes):
             if symbol not in self._ids:
                 symbol = _FALLBACK.get(symbol, symbol)
             if symbol in self._ids:
                 ids.extend(self._ids[symbol])
+                sources.extend([offset] * len(self._ids[symbol]))
             elif symbol not in dropped:
                 dropped.append(symbol)
-        return Encoded(ids, tuple(dropped))
+        return Encoded(ids, tuple(dropped), tuple(sources))

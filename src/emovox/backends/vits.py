@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from emovox.backends import assets, variants
-from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, Row
+from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, Row, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
+from emovox.paths import cache_dir, written_atomically
 from emovox.types import Prosody, VoiceInfo
 
 #: Longest phoneme sequence per call: VITS has no hard limit, but a sentence-sized bound
@@ -36,9 +37,12 @@ SPEECH_F0_BAND = (60.0, 400.0)
 #: A clone on VITS stores (pitch shift in semitones, pitch range factor).
 REGISTER_SHAPE = (1, 2)
 #: Piper's graph: each row's output length in frames (`y_lengths`, after the duration Ceil),
-#: exposed as a second output for batches; one frame is `HOP` samples.
+#: and each id's duration in frames (`w_ceil`, [B, 1, T]), exposed as extra outputs (batches
+#: are cut by the first, word timestamps come from the second); one frame is `HOP` samples.
 FRAME_LENGTHS_TENSOR = "/Cast_output_0"
+DURATIONS_TENSOR = "/Ceil_output_0"
 HOP = 256
+TIMED_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -94,21 +98,22 @@ class VitsBackend(Backend):
         voice: VoiceInfo,
         noise: tuple[float, float] | None = DETERMINISTIC_NOISE,
         f0_band: tuple[float, float] = SPEECH_F0_BAND,
-        batch_session: LazySession | None = None,
+        model_path: Path | None = None,
     ) -> None:
-        """`noise` = (noise_scale, noise_w); None keeps the values of the voice's sidecar.
-        `f0_band` (Hz) holds this voice's own F0: it bounds the pitch analysis used to reshape
-        it and to measure the voice's register. `batch_session` runs the same model with each
-        row's length as an extra output (built only if batches are run)."""
-        self._batch_session = batch_session
+        """`session` runs the model with its row lengths and durations as extra outputs
+        (`timed_model`). `noise` = (noise_scale, noise_w); None keeps the values of the voice's
+        sidecar. `f0_band` (Hz) holds this voice's own F0: it bounds the pitch analysis used to
+        reshape it and to measure the voice's register."""
         self._session = session
+        self._model_path = model_path
+        self._variant: Callable[[], Path] | None = None
         if noise is not None:
             config = replace(config, noise_scale=noise[0], noise_w=noise[1])
         self.config = config
         self.capabilities = Capabilities(
             languages=(voice.language,), sample_rate=config.sample_rate, max_phonemes=MAX_PHONEMES,
             pitch=PitchControl.SIGNAL, batching=True, cloning=Cloning.REGISTER, conditioning_shape=REGISTER_SHAPE,
-            f0_band=f0_band)
+            f0_band=f0_band, timing=True)
         self._symbols = SymbolTable(config.phoneme_id_map)
         self._voice = voice
 
@@ -119,8 +124,7 @@ class VitsBackend(Backend):
         piper = PiperConfig.from_dict(json.loads(config.read_text("utf-8")))
         voice = VoiceInfo(name=name, backend=cls.name, language=piper.language.split("_")[0], gender=gender,
                           sample_rate=piper.sample_rate, description=f"Piper VITS voice {model.stem}")
-        return cls(LazySession(lambda: model, settings), piper, voice, f0_band=f0_band,
-                   batch_session=LazySession(lambda: _with_frame_lengths(model), settings))
+        return cls(LazySession(lambda: timed_model(model), settings), piper, voice, f0_band=f0_band, model_path=model)
 
     @classmethod
     def joe(cls, settings: SessionSettings = SessionSettings(), precision: str = "fp32",
@@ -141,8 +145,8 @@ class VitsBackend(Backend):
 
     def use_variant(self, model_path, settings: SessionSettings) -> None:
         """Run the model at `model_path()` (built lazily, on first use) instead."""
-        self._session = LazySession(model_path, settings)
-        self._batch_session = LazySession(lambda: _with_frame_lengths(model_path()), settings)
+        self._session = LazySession(lambda: timed_model(model_path()), settings)
+        self._variant = model_path
 
     def calibration_inputs(self, phonemes: Iterable[str]) -> Iterator[dict[str, np.ndarray]]:
         """Model inputs for these phoneme strings, to calibrate static quantization."""
@@ -160,60 +164,71 @@ class VitsBackend(Backend):
 
     def encode(self, phonemes: str) -> Encoded:
         body = self._symbols.lookup(phonemes)
-        pad = self._symbols[PAD]
-        ids = [*self._symbols[BOS], *pad]
-        for symbol_id in body.ids:
+        pad, bos, eos = self._symbols[PAD], self._symbols[BOS], self._symbols[EOS]
+        ids = [*bos, *pad]
+        sources = [-1] * len(ids)
+        for symbol_id, source in zip(body.ids, body.sources):
             ids.extend((symbol_id, *pad))
-        ids.extend(self._symbols[EOS])
-        return Encoded(ids, body.dropped)
+            sources.extend([source] * (1 + len(pad)))  # the pad after a phoneme sounds with it
+        ids.extend(eos)
+        sources.extend([-1] * len(eos))
+        return Encoded(ids, body.dropped, tuple(sources))
 
     @property
     def model_path(self) -> Path | None:
-        return self._session.model_path
+        """The model file this backend runs (the variant's, once one is chosen)."""
+        return self._variant() if self._variant else self._model_path
 
     def load(self) -> None:
         self._session.get()
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
-        return self.infer_batch([(ids, voice, speed, prosody)])[0]
+        return self.infer_batch_timed([(ids, voice, speed, prosody)])[0][0]
+
+    def infer_timed(self, ids: list[int], voice: str, speed: float,
+                    prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
+        return self.infer_batch_timed([(ids, voice, speed, prosody)])[0]
 
     def batch_key(self, speed: float, prosody: Prosody) -> object | None:
         """Rows of one batch share the model's length scale (`scales` is one vector per call)."""
         return round(speed * prosody.speed, 6)
 
-    def infer_batch(self, items: list[Row]) -> list[np.ndarray]:
-        """Several id sequences with equal `batch_key` in one padded forward pass.
+    def infer_batch_timed(self, items: list[Row]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Id sequences with equal `batch_key` in one padded forward pass: each row's waveform
+        and where each of its ids sounds.
 
         On 2 CPU cores a batch was no faster than the same rows one by one
         (benchmarks/vits_batching.py), so the server batches only where a setting asks."""
         _, _, speed, first = items[0]
         length_scale = self.config.length_scale / (speed * first.speed)
         scales = np.array([self.config.noise_scale, length_scale, self.config.noise_w], dtype=np.float32)
-        if len(items) == 1 or self._batch_session is None:
-            rows = [self._run(np.array([ids], dtype=np.int64), scales)[0].reshape(-1) for ids, *_ in items]
-        else:
-            lengths = np.array([len(ids) for ids, *_ in items], dtype=np.int64)
-            padded = np.zeros((len(items), lengths.max()), dtype=np.int64)
-            for row, (ids, *_) in enumerate(items):
-                padded[row, : len(ids)] = ids
-            audio, frames = self._batch_session.get().run(
-                None, {"input": padded, "input_lengths": lengths, "scales": scales})
-            audio = np.asarray(audio, dtype=np.float32).reshape(len(items), -1)
-            rows = [row[: int(count) * HOP] for row, count in zip(audio, np.asarray(frames).reshape(-1))]
-        return rows
-
-    def _run(self, ids: np.ndarray, scales: np.ndarray) -> np.ndarray:
-        (audio,) = self._session.get().run(None, {
-            "input": ids, "input_lengths": np.array([ids.shape[1]], dtype=np.int64), "scales": scales})
-        return np.asarray(audio, dtype=np.float32)
+        lengths = np.array([len(ids) for ids, *_ in items], dtype=np.int64)
+        padded = np.zeros((len(items), lengths.max()), dtype=np.int64)
+        for row, (ids, *_) in enumerate(items):
+            padded[row, : len(ids)] = ids
+        audio, frames, durations = self._session.get().run(
+            None, {"input": padded, "input_lengths": lengths, "scales": scales})
+        audio = np.asarray(audio, dtype=np.float32).reshape(len(items), -1)
+        durations = np.asarray(durations).reshape(len(items), -1)
+        return [(row[: int(count) * HOP], spans(durations[i, :length].astype(np.int64) * HOP))
+                for i, (row, count, length) in enumerate(zip(audio, np.asarray(frames).reshape(-1), lengths))]
 
 
-def _with_frame_lengths(model: Path) -> bytes:
-    """The Piper model at `model` with each row's output length (frames) as a second output:
-    a shorter row's audio is followed by low decoder noise, not zeros, up to the batch's end."""
+def timed_model(model: Path) -> Path:
+    """The Piper model at `model` with each row's length in frames and each id's duration in
+    frames as extra outputs, written once into the cache (a shorter row's audio in a batch is
+    followed by low decoder noise, not zeros, up to the batch's end: the lengths cut it)."""
+    target = cache_dir() / f"{model.stem}-timed-v{TIMED_VERSION}-{assets.sha256_of(model)[:12]}.onnx"
+    if target.is_file():
+        return target
     import onnx
     from onnx import TensorProto, helper
 
     graph_model = onnx.load(str(model))
-    graph_model.graph.output.append(helper.make_tensor_value_info(FRAME_LENGTHS_TENSOR, TensorProto.INT64, [None]))
-    return graph_model.SerializeToString()
+    graph_model.graph.output.extend([
+        helper.make_tensor_value_info(FRAME_LENGTHS_TENSOR, TensorProto.INT64, [None]),
+        helper.make_tensor_value_info(DURATIONS_TENSOR, TensorProto.FLOAT, [None, 1, None]),
+    ])
+    with written_atomically(target) as partial:
+        onnx.save(graph_model, str(partial))
+    return target

@@ -43,6 +43,17 @@ class Transcriber:
             segments, _ = self._model.transcribe(audio, beam_size=1, language="en", vad_filter=False)
             return " ".join(s.text for s in segments).strip()
 
+    def words(self, samples: np.ndarray, sample_rate: int) -> list[tuple[str, float, float]]:
+        """(word, start s, end s) as Whisper aligns them (`word_timestamps=True`): an aligner
+        independent of ours, to judge our word timestamps against."""
+        import soxr
+
+        audio = soxr.resample(samples.astype(np.float32), sample_rate, ASR_SAMPLE_RATE)
+        with self._lock:
+            segments, _ = self._model.transcribe(audio, beam_size=1, language="en", vad_filter=False,
+                                                 word_timestamps=True)
+            return [(w.word.strip(), w.start, w.end) for s in segments for w in s.words]
+
 
 _PRE_FOLDS = (
     (re.compile(r"@"), " at "),

@@ -28,7 +28,7 @@ from emovox.emotion.resolve import Calibration, Resolution, resolve
 from emovox.engine.catalogue import Entry, VoiceCatalogue
 from emovox.engine.plan import ChunkJob, Plan
 from emovox.engine.planner import FIRST_SEGMENT_CHARS, Frontend, Planner, PlannerSettings
-from emovox.engine.render import Renderer
+from emovox.engine.render import Renderer, Waveform
 from emovox.errors import InvalidOptionError
 from emovox.frontend.chinese import ChineseFrontend
 from emovox.frontend.english import EnglishFrontend
@@ -205,17 +205,17 @@ class Engine:
 
     # -- rendering -----------------------------------------------------------------------
 
-    def infer(self, job: ChunkJob) -> np.ndarray:
+    def infer(self, job: ChunkJob) -> Waveform:
         return self.renderer.infer(job)
 
-    def infer_batch(self, jobs: list[ChunkJob]) -> list[np.ndarray]:
+    def infer_batch(self, jobs: list[ChunkJob]) -> list[Waveform]:
         return self.renderer.infer_batch(jobs)
 
     def batch_key(self, job: ChunkJob) -> tuple | None:
         return self.renderer.batch_key(job)
 
-    def finish(self, job: ChunkJob, samples: np.ndarray) -> AudioChunk:
-        return self.renderer.finish(job, samples)
+    def finish(self, job: ChunkJob, waveform: Waveform) -> AudioChunk:
+        return self.renderer.finish(job, waveform)
 
     def render(self, job: ChunkJob) -> AudioChunk:
         return self.renderer.render(job)
@@ -236,8 +236,10 @@ class Engine:
         plan = self.plan(text, voice, speed, emotion, lang, options=options)
         chunks = [self.render(job) for job in plan]
         samples = np.concatenate([chunk.samples for chunk in chunks])
+        starts = np.cumsum([0] + [len(chunk.samples) for chunk in chunks[:-1]]) / plan.sample_rate
+        words = tuple(word.shifted(start) for chunk, start in zip(chunks, starts) for word in chunk.words)
         return Audio(samples=samples, sample_rate=plan.sample_rate, info=SynthesisInfo(
             voice=plan.voice.name, backend=plan.voice.backend, speed=plan.speed, segments=len(chunks),
             phonemes=tuple(chunk.phonemes for chunk in chunks), compute_seconds=time.perf_counter() - started,
             audio_seconds=len(samples) / plan.sample_rate, warnings=tuple(w for c in chunks for w in c.warnings),
-            emotion=plan.resolution.to_dict(), prosody=plan.controls.to_dict()))
+            emotion=plan.resolution.to_dict(), prosody=plan.controls.to_dict(), words=words))

@@ -38,6 +38,9 @@ class ChunkJob:
     warnings: tuple[str, ...] = ()
     #: Bring this chunk to that voice's speech level (a partner voice matching the requested one).
     match_level_of: str = ""
+    #: The words of `text`, and for each id the word it sounds in (-1: none), for timestamps.
+    words: tuple[str, ...] = ()
+    id_words: tuple[int, ...] = ()
 
     @property
     def cache_key(self) -> tuple:

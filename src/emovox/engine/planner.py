@@ -24,6 +24,7 @@ from emovox.emotion.model import Emotion
 from emovox.emotion.resolve import Calibration, Resolution
 from emovox.engine.catalogue import Entry, VoiceCatalogue
 from emovox.engine.plan import ChunkJob, Plan, Stretch
+from emovox.engine.timing import align_words
 from emovox.errors import InvalidTextError
 from emovox.frontend import language as languages
 from emovox.frontend.english import Segment
@@ -151,6 +152,8 @@ class Planner:
             segments = list(frontend.segments(stretch.text, backend.max_phonemes, self.settings.first_segment_chars))
             for position, segment in enumerate(segments):
                 encoded = backend.encode(segment.phonemes)
+                words, id_words = align_words(segment.text, segment.phonemes, encoded.sources,
+                                              part.entry.info.language)
                 chunk_warnings = warnings if index == 0 else ()
                 if encoded.dropped:
                     message = (f"dropped phonemes {' '.join(encoded.dropped)} unknown to {backend.name} "
@@ -165,7 +168,8 @@ class Planner:
                                ids=tuple(encoded.ids), speed=speed, controls=stretch.controls, text=segment.text,
                                phonemes=segment.phonemes, index=index, pause_before_s=pause_before,
                                pause_after_s=pause / (speed * stretch.controls.speed), output_rate=output_rate,
-                               warnings=chunk_warnings, match_level_of=part.match_level_of)
+                               warnings=chunk_warnings, match_level_of=part.match_level_of, words=words,
+                               id_words=id_words)
                 pause_before = 0.0
                 index += 1
 

@@ -15,15 +15,17 @@ the same job would compute again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import soxr
 
 from emovox.audio import effects, post
 from emovox.backends.base import Backend
-from emovox.caching import AUDIO_CACHE_BYTES, AudioCache, CacheStats
+from emovox.caching import AUDIO_CACHE_BYTES, AudioCache, CacheStats, read_only
 from emovox.engine.catalogue import VoiceCatalogue
 from emovox.engine.plan import ChunkJob
+from emovox.engine.timing import word_times
 from emovox.types import AudioChunk, Prosody
 
 
@@ -37,6 +39,27 @@ def shape(samples: np.ndarray, backend: Backend, controls: Prosody) -> np.ndarra
     return effects.shape_level(samples, capabilities.sample_rate, controls.energy_db, controls.tilt_db)
 
 
+@dataclass(frozen=True)
+class Waveform:
+    """A job's shaped audio and where each of its ids sounds ([ids, 2] samples; may be empty)."""
+
+    samples: np.ndarray
+    spans: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return self.samples.nbytes + self.spans.nbytes
+
+    def read_only(self) -> Waveform:
+        return Waveform(read_only(self.samples), read_only(self.spans))
+
+    def __len__(self) -> int:
+        return len(self.samples)
+
+    def __array__(self, dtype=None, copy=None):  # a waveform reads as its samples
+        return self.samples if dtype is None else self.samples.astype(dtype)
+
+
 class Renderer:
     def __init__(self, catalogue: VoiceCatalogue, speech_level_db: Callable[[str], float],
                  audio_cache_bytes: int = AUDIO_CACHE_BYTES) -> None:
@@ -48,29 +71,29 @@ class Renderer:
     def render(self, job: ChunkJob) -> AudioChunk:
         return self.finish(job, self.infer(job))
 
-    def infer(self, job: ChunkJob) -> np.ndarray:
+    def infer(self, job: ChunkJob) -> Waveform:
         """The job's shaped waveform, from the audio cache when the same job ran before."""
-        samples = self._cache.get(job.cache_key)
-        if samples is None:
+        waveform = self._cache.get(job.cache_key)
+        if waveform is None:
             backend = self._catalogue.backend(job.backend)
-            raw = backend.infer(list(job.ids), job.model_voice, job.speed, job.controls)
-            samples = shape(raw, backend, job.controls)
-            self._cache.put(job.cache_key, samples)
-        return samples
+            raw, spans = backend.infer_timed(list(job.ids), job.model_voice, job.speed, job.controls)
+            waveform = Waveform(shape(raw, backend, job.controls), spans)
+            self._cache.put(job.cache_key, waveform)
+        return waveform
 
-    def infer_batch(self, jobs: list[ChunkJob]) -> list[np.ndarray]:
+    def infer_batch(self, jobs: list[ChunkJob]) -> list[Waveform]:
         """Waveforms of jobs that `batch_key` groups together, in one padded forward pass
         (cached jobs are not recomputed)."""
         backend = self._catalogue.backend(jobs[0].backend)
         if len(jobs) == 1 or not backend.capabilities.batching:
             return [self.infer(job) for job in jobs]
         results = [self._cache.get(job.cache_key) for job in jobs]
-        missing = [i for i, samples in enumerate(results) if samples is None]
+        missing = [i for i, waveform in enumerate(results) if waveform is None]
         if missing:
-            rows = backend.infer_batch([(list(jobs[i].ids), jobs[i].model_voice, jobs[i].speed, jobs[i].controls)
-                                        for i in missing])
-            for i, raw in zip(missing, rows):
-                results[i] = shape(raw, backend, jobs[i].controls)
+            rows = backend.infer_batch_timed([(list(jobs[i].ids), jobs[i].model_voice, jobs[i].speed,
+                                               jobs[i].controls) for i in missing])
+            for i, (raw, spans) in zip(missing, rows):
+                results[i] = Waveform(shape(raw, backend, jobs[i].controls), spans)
                 self._cache.put(jobs[i].cache_key, results[i])
         return results
 
@@ -82,10 +105,14 @@ class Renderer:
         key = backend.batch_key(job.speed, job.controls)
         return None if key is None else (backend.name, key)
 
-    def finish(self, job: ChunkJob, samples: np.ndarray) -> AudioChunk:
-        """Trim, level, resample, limit and pad a job's waveform into the chunk a listener gets."""
+    def finish(self, job: ChunkJob, waveform: Waveform) -> AudioChunk:
+        """Trim, level, resample, limit and pad a job's waveform into the chunk a listener
+        gets, with each word's time in it."""
         source_rate = self._catalogue.backend(job.backend).sample_rate
-        samples = post.trim_silence(samples, source_rate)
+        start, end = post.speech_bounds(waveform.samples, source_rate)
+        samples = waveform.samples[start:end]
+        words = word_times(job.words, job.id_words, waveform.spans, source_rate, job.pause_before_s, start,
+                           end - start)
         if job.match_level_of:
             gain = 10 ** ((self._speech_level_db(job.match_level_of) - self._speech_level_db(job.voice)) / 20)
             samples = samples * np.float32(gain)
@@ -96,7 +123,7 @@ class Renderer:
         samples = np.concatenate([np.zeros(int(rate * job.pause_before_s), dtype=np.float32), samples,
                                   np.zeros(int(rate * job.pause_after_s), dtype=np.float32)])
         return AudioChunk(samples=samples, sample_rate=rate, text=job.text, phonemes=job.phonemes,
-                          index=job.index, warnings=job.warnings)
+                          index=job.index, warnings=job.warnings, words=words)
 
     def clear_cache(self) -> None:
         self._cache.clear()

@@ -19,7 +19,6 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
-from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +26,7 @@ import numpy as np
 from emovox.audio.encode import audio_file
 from emovox.audio.formats import check_format
 from emovox.engine import ChunkJob, Engine
+from emovox.longform.captions import Cue, srt_text, vtt_text
 from emovox.longform.source import Book
 from emovox.options import SpeechOptions
 from emovox.paths import written_atomically
@@ -36,15 +36,6 @@ MANIFEST = "manifest.json"
 #: Part of every chunk's key: bump it when what a key stands for changes.
 KEY_VERSION = "book-chunk/1"
 _EXTENSIONS = {"mp3": "mp3", "opus": "opus", "aac": "aac", "flac": "flac", "wav": "wav", "pcm": "pcm"}
-
-
-@dataclass(frozen=True)
-class Cue:
-    """A stretch of speech in a chapter's audio and the text it says."""
-
-    start_s: float
-    end_s: float
-    text: str
 
 
 @dataclass(frozen=True)
@@ -185,23 +176,6 @@ def _assemble(out: Path, work: Path, index: int, title: str, text: str, jobs, ke
     return ChapterEntry(index=index, title=title, audio=audio_name, srt=srt_name, vtt=vtt_name,
                         duration_s=round(position / sample_rate, 3), sentences=len(jobs),
                         words=len(re.findall(r"\w+", text)), key=chapter_key)
-
-
-def srt_text(cues: list[Cue]) -> str:
-    import srt
-
-    return srt.compose([srt.Subtitle(number, timedelta(seconds=cue.start_s), timedelta(seconds=cue.end_s), cue.text)
-                        for number, cue in enumerate(cues, 1)])
-
-
-def vtt_text(cues: list[Cue]) -> str:
-    from webvtt import Caption, WebVTT
-
-    def stamp(seconds: float) -> str:
-        millis = round(seconds * 1000)
-        return f"{millis // 3_600_000:02d}:{millis // 60_000 % 60:02d}:{millis // 1000 % 60:02d}.{millis % 1000:03d}"
-
-    return WebVTT(captions=[Caption(stamp(cue.start_s), stamp(cue.end_s), cue.text) for cue in cues]).content
 
 
 def _piece(work: Path, key: str) -> Path:

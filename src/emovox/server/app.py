@@ -23,7 +23,7 @@ from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.concurrency import run_in_threadpool
 
@@ -127,6 +127,15 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
 
     @app.post("/v1/audio/speech", dependencies=[Depends(authorized)])
     async def speech(body: SpeechRequest, request: Request):
+        return await respond(body, request, captioned=False)
+
+    @app.post("/v1/audio/captioned_speech", dependencies=[Depends(authorized)])
+    async def captioned_speech(body: SpeechRequest, request: Request):
+        """The whole clip and every word's time, as one JSON object (Kokoro-FastAPI's
+        captioned-speech shape: `audio` in base64, `timestamps` of word, start_time, end_time)."""
+        return await respond(body, request, captioned=True)
+
+    async def respond(body, request: Request, captioned: bool):
         if body.model not in MODEL_IDS:
             raise ApiError(400, f"unknown model {body.model!r}; use one of {', '.join(MODEL_IDS)}",
                            param="model", code="model_not_found")
@@ -152,6 +161,8 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
                     "warnings": list(plan.warnings)}
         headers = {"X-Sample-Rate": str(rate_sent), "Cache-Control": "no-store",
                    "X-Emovox-Resolved": json.dumps(resolved, separators=(",", ":"))}
+        if captioned:
+            return await _captioned(pieces, fmt, sample_rate, headers)
         if body.stream_format == "sse":
             return StreamingResponse(_sse(pieces, fmt, sample_rate),
                                      media_type="text/event-stream", headers=headers)
@@ -200,6 +211,19 @@ async def _measured(pieces: AsyncIterator[AudioChunk], metrics: Metrics, backend
         metrics.rtf.labels(backend).observe((time.perf_counter() - started) / audio_s)
 
 
+async def _captioned(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int, headers: dict) -> JSONResponse:
+    encoder, position, parts, words = StreamEncoder(fmt, sample_rate), 0.0, [], []
+    async for chunk in pieces:
+        parts.append(encoder.write(chunk.samples))
+        words += [word.shifted(position) for word in chunk.words]
+        position += chunk.duration
+    parts.append(encoder.close())
+    return JSONResponse({"audio": base64.b64encode(b"".join(parts)).decode(), "audio_format": fmt,
+                         "sample_rate": int(headers["X-Sample-Rate"]), "duration_s": round(position, 3),
+                         "timestamps": [{"word": w.word, "start_time": w.start_s, "end_time": w.end_s} for w in words]},
+                        headers={k: v for k, v in headers.items() if k != "X-Sample-Rate"})
+
+
 async def _encoded(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int) -> AsyncIterator[bytes]:
     encoder = StreamEncoder(fmt, sample_rate)
     async for chunk in pieces:
@@ -212,8 +236,22 @@ async def _encoded(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int
 
 
 async def _sse(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int) -> AsyncIterator[str]:
-    async for data in _encoded(pieces, fmt, sample_rate):
-        event = {"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()}
-        yield f"data: {json.dumps(event)}\n\n"
-    yield f"data: {json.dumps({'type': 'speech.audio.done'})}\n\n"
+    """OpenAI's audio deltas, each chunk's words after its audio as `speech.word` events
+    (seconds from the start of the stream), then `speech.audio.done`."""
+    encoder, position = StreamEncoder(fmt, sample_rate), 0.0
+
+    def event(payload: dict) -> str:
+        return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n"
+
+    async for chunk in pieces:
+        data = encoder.write(chunk.samples)
+        if data:
+            yield event({"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
+        for word in chunk.words:
+            yield event({"type": "speech.word", **word.shifted(position).to_dict()})
+        position += chunk.duration
+    tail = encoder.close()
+    if tail:
+        yield event({"type": "speech.audio.delta", "audio": base64.b64encode(tail).decode()})
+    yield event({"type": "speech.audio.done"})
 
