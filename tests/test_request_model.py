@@ -38,7 +38,7 @@ def test_the_cli_and_the_api_offer_the_same_options():
     # ...and only those, beside each surface's own (output file and profile; OpenAI's fields)
     cli_only = set(say) - {o.name for o in OPTIONS}
     api_only = set(schema) - {o.field for o in OPTIONS}
-    assert cli_only == {"help", "text", "output", "profile"}
+    assert cli_only == {"help", "text", "output", "profile", "timestamps", "subtitles"}  # files: the API returns them
     assert api_only == {"model", "input", "instructions", "stream_format"}
 
 

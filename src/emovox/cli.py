@@ -111,6 +111,10 @@ def _options_from(args: argparse.Namespace):
     values = {option.name: getattr(args, option.name) for option in OPTIONS}
     if values["style_ref"] is not None:
         values["style_ref"] = _read_clip(values["style_ref"])
+    if values["lexicon"] is not None:
+        from emovox.frontend.lexicon import Lexicon
+
+        values["lexicon"] = Lexicon.load(values["lexicon"])
     return SpeechOptions(**{k: v for k, v in values.items() if v is not None})
 
 
@@ -132,6 +136,8 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
             kwargs["metavar"] = "{" + ",".join(option.choices) + "}"
         elif option.kind == "clip":
             kwargs.update(type=Path, metavar="CLIP")
+        elif option.kind == "lexicon":
+            kwargs.update(type=Path, metavar="FILE")
         parser.add_argument(option.flag, **kwargs)
 
 
@@ -175,6 +181,42 @@ def _cmd_book(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"wrote {len(manifest['chapters'])} chapters ({total / 60:.1f} min of audio, voice {manifest['voice']}) "
               f"to {args.output}; see {args.output / 'manifest.json'}")
+    return 0
+
+
+def _cmd_lexicon(args: argparse.Namespace) -> int:
+    from emovox.frontend.lexicon import KINDS, Entry, Lexicon
+    from emovox.lexicons import LexiconStore
+
+    store = LexiconStore()
+    if args.action == "add":
+        if len(args.operands) != 2:
+            raise InvalidOptionError("usage: emovox lexicon add TEXT PRONUNCIATION [--kind ipa|pinyin|alias]")
+        text, say = args.operands
+        kind = args.kind or next(iter(e.kind for e in Lexicon.from_data({text: say}).entries))
+        store.add([Entry(text, say, kind)])
+        print(f"added {text!r} -> {say!r} ({kind})")
+    elif args.action == "rm":
+        if len(args.operands) != 1:
+            raise InvalidOptionError("usage: emovox lexicon rm TEXT")
+        store.remove(args.operands[0])
+        print(f"removed {args.operands[0]!r}")
+    elif args.action == "import":
+        if len(args.operands) != 1:
+            raise InvalidOptionError("usage: emovox lexicon import FILE (JSON, YAML or W3C PLS)")
+        imported = Lexicon.load(Path(args.operands[0]))
+        store.add(list(imported.entries))
+        print(f"imported {len(imported.entries)} entries into {store.path}")
+    else:
+        entries = store.load().to_list()
+        if args.json:
+            print(json.dumps(entries, indent=2, ensure_ascii=False))
+        else:
+            for entry in entries:
+                kind = next(k for k in KINDS if k in entry)
+                print(f"{entry['text']}\t{entry[kind]}\t({kind})")
+            if not entries:
+                print(f"no entries yet ({store.path}); add one with `emovox lexicon add TEXT PRONUNCIATION`")
     return 0
 
 
@@ -406,8 +448,11 @@ def _cmd_phonemize(args: argparse.Namespace) -> int:
     from emovox.frontend.english import EnglishFrontend
 
     text = _read_text(args.text)
+    lexicon = _phonemize_lexicon(args)
+    used = [{"text": m.entry.text, m.entry.kind: m.entry.say} for m in lexicon.matches(text, ("alias",))]
+    text = lexicon.with_aliases(text)
     if args.lang == "zh" or (args.lang == "auto" and re.search(r"[\u4e00-\u9fff]", text)):
-        return _phonemize_chinese(text, args.json)
+        return _phonemize_chinese(text, args.json, lexicon, used)
     frontend = EnglishFrontend()
     limit = DEFAULT_MAX_PHONEMES
     if args.voice:
@@ -415,8 +460,24 @@ def _cmd_phonemize(args: argparse.Namespace) -> int:
 
         limit = from_packages().backend_of(args.voice).max_phonemes
     normalized = frontend.normalize(text)
-    segments = list(frontend.segments(normalized.text, limit))
-    return _print_phonemized(normalized, segments, args.json, {"max_phonemes": limit})
+    used += [{"text": m.entry.text, m.entry.kind: m.entry.say} for m in lexicon.matches(normalized.text, ("ipa",))]
+    segments = list(frontend.segments(normalized.text, limit, lexicon=lexicon))
+    return _print_phonemized(normalized, segments, args.json, {"max_phonemes": limit, "lexicon": used},
+                             _lexicon_lines(used))
+
+
+def _phonemize_lexicon(args: argparse.Namespace):
+    """The stored user lexicon, with a --lexicon file's entries over it."""
+    from emovox.frontend.lexicon import Lexicon
+    from emovox.lexicons import LexiconStore
+
+    lexicon = LexiconStore().load()
+    return lexicon.with_entries(Lexicon.load(args.lexicon).entries) if args.lexicon else lexicon
+
+
+def _lexicon_lines(used: list[dict]) -> tuple[str, ...]:
+    return tuple(f"lexicon:    {entry['text']} -> {next(v for k, v in entry.items() if k != 'text')} "
+                 f"({next(k for k in entry if k != 'text')})" for entry in used)
 
 
 def _print_phonemized(normalized, segments, as_json: bool, extra: dict, extra_lines: tuple[str, ...] = ()) -> int:
@@ -439,22 +500,25 @@ def _print_phonemized(normalized, segments, as_json: bool, extra: dict, extra_li
     return 0
 
 
-def _phonemize_chinese(text: str, as_json: bool) -> int:
+def _phonemize_chinese(text: str, as_json: bool, lexicon, used: list[dict]) -> int:
     """Pinyin with tone digits after sandhi, one syllable per character, as the model gets it."""
     from emovox.backends.fastspeech2 import MAX_PHONEMES
     from emovox.frontend.chinese import ChineseFrontend, Syllable
 
     frontend = ChineseFrontend()
     normalized = frontend.normalize(text)
-    syllables = [item for item in frontend.syllables(normalized.text) if isinstance(item, Syllable)]
+    used = used + [{"text": m.entry.text, m.entry.kind: m.entry.say}
+                   for m in lexicon.matches(normalized.text, ("pinyin",))]
+    syllables = [item for item in frontend.syllables(normalized.text, lexicon) if isinstance(item, Syllable)]
     if not syllables:
         raise InvalidTextError("no Chinese characters to read after normalization; use --lang en for English")
-    segments = list(frontend.segments(normalized.text, MAX_PHONEMES))
+    segments = list(frontend.segments(normalized.text, MAX_PHONEMES, lexicon=lexicon))
     pinyin = " ".join(s.pinyin for s in syllables)
     return _print_phonemized(
         normalized, segments, as_json,
-        {"pinyin": pinyin, "syllables": [{"char": s.char, "pinyin": s.pinyin} for s in syllables]},
-        (f"pinyin:     {pinyin}", "            " + " ".join(f"{s.char}:{s.pinyin}" for s in syllables)))
+        {"pinyin": pinyin, "syllables": [{"char": s.char, "pinyin": s.pinyin} for s in syllables], "lexicon": used},
+        (f"pinyin:     {pinyin}", "            " + " ".join(f"{s.char}:{s.pinyin}" for s in syllables),
+         *_lexicon_lines(used)))
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -480,6 +544,7 @@ def _positive_int(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from emovox.capacity import TARGET_PROFILES
+    from emovox.frontend.lexicon import KINDS as LEXICON_KINDS
     from emovox.profiles import DEFAULT_PROFILE, PROFILES
     from emovox.voices.adapt import BUDGETS
     from emovox.voices.clone import METHODS
@@ -512,6 +577,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_speech_options(book)
     book.set_defaults(run=_cmd_book)
 
+    lexicon = commands.add_parser("lexicon", help="the stored pronunciation lexicon: list, add, rm or import")
+    lexicon.add_argument("action", nargs="?", default="list", choices=["list", "add", "rm", "import"])
+    lexicon.add_argument("operands", nargs="*", metavar="TEXT|PRONUNCIATION|FILE")
+    lexicon.add_argument("--kind", choices=list(LEXICON_KINDS), help="what PRONUNCIATION is (default: "
+                         "pinyin when it is tone-numbered syllables, else alias)")
+    lexicon.add_argument("--json", action="store_true")
+    lexicon.set_defaults(run=_cmd_lexicon)
+
     emotions = commands.add_parser("emotions", help="list the emotions, or show how a prompt is understood")
     emotions.add_argument("--parse", metavar="PROMPT", help="resolve a free-text prompt and show why")
     emotions.add_argument("--json", action="store_true")
@@ -541,6 +614,7 @@ def build_parser() -> argparse.ArgumentParser:
     phonemize.add_argument("text", help="text, or - for standard input")
     phonemize.add_argument("--lang", choices=["en", "zh", "auto"], default="auto")
     phonemize.add_argument("--voice", help="use this voice's phoneme alphabet and input limit")
+    phonemize.add_argument("--lexicon", type=Path, metavar="FILE", help="pronunciations on top of the stored lexicon")
     phonemize.add_argument("--json", action="store_true")
     phonemize.set_defaults(run=_cmd_phonemize)
 

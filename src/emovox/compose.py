@@ -74,10 +74,13 @@ def from_packages(settings: SessionSettings = SessionSettings(), cache: Path | N
            first_segment_chars: int | None = FIRST_SEGMENT_CHARS, vits_precision: str = "fp32",
            defaults: Defaults = DEFAULTS) -> Engine:
     """The built-in voices: `joe` (Piper VITS), the five Kokoro-82M voices and, once built,
-    the Mandarin `baker`, plus the cloned voices stored under `home` (default: $EMOVOX_HOME or
-    the user data directory). `backends` picks which models to carry (an edge box may want
+    the Mandarin `baker`, plus the cloned voices and the lexicon stored under `home` (default:
+    $EMOVOX_HOME or the user data directory). `backends` picks which models to carry (an edge box may want
     only the small one; by default every one installed); `vits_precision` picks joe's model
     variant (backends/variants.py; Kokoro ships int8)."""
+    from dataclasses import replace
+
+    from emovox.lexicons import LexiconStore
     from emovox.voices.clone import load_stored_voices
     from emovox.voices.store import VoiceStore
 
@@ -86,6 +89,7 @@ def from_packages(settings: SessionSettings = SessionSettings(), cache: Path | N
     unknown = set(backends) - set(builders)
     if unknown or not backends:
         raise InvalidOptionError(f"unknown backends {sorted(unknown)}; choose from {', '.join(builders)}")
+    defaults = replace(defaults, lexicon=LexiconStore(home).load().with_entries(defaults.lexicon.entries))
     built = Engine([builders[name]() for name in backends], audio_cache_bytes=audio_cache_bytes,
                    first_segment_chars=first_segment_chars, defaults=defaults)
     load_stored_voices(built, VoiceStore(home))

@@ -18,6 +18,7 @@ from emovox.emotion.model import EMOTIONS, OVERRIDES
 from emovox.emotion.resolve import Resolution, resolve_request
 from emovox.errors import InvalidOptionError
 from emovox.frontend.language import LANGUAGES
+from emovox.frontend.lexicon import Lexicon
 
 MIN_SPEED, MAX_SPEED = 0.25, 4.0
 
@@ -28,7 +29,7 @@ class Option:
 
     name: str
     help: str
-    kind: str  # "text", "number", "choice" or "clip" (audio: a file on the CLI, base64 in the API)
+    kind: str  # "text", "number", "choice", "clip" (a file on the CLI, base64 in the API) or "lexicon"
     choices: tuple[str, ...] = ()
     low: float | None = None
     high: float | None = None
@@ -70,6 +71,8 @@ OPTIONS: tuple[Option, ...] = (
                               "cloned): the clip is compared with that voice's own neutral reading instead of "
                               "population norms", "text"),
     Option("format", f"audio format: {', '.join(FORMATS)}", "choice", FORMATS, api_name="response_format"),
+    Option("lexicon", "pronunciations for this request: words or phrases read as given IPA, pinyin or alias "
+                      "(on top of the stored user lexicon)", "lexicon"),
 )
 OPTION_NAMES = tuple(option.name for option in OPTIONS)
 _BY_NAME = {option.name: option for option in OPTIONS}
@@ -94,6 +97,8 @@ class SpeechOptions:
     style_ref: bytes | None = None
     style_ref_voice: str | None = None
     format: str | None = None
+    #: How words and phrases are read, for this request (the deployment's lexicon is under it).
+    lexicon: Lexicon | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.emotion, str):
@@ -135,6 +140,9 @@ def _check(option: Option, value) -> None:
         if value not in option.choices:
             raise InvalidOptionError(f"unknown {option.label or option.name} {value!r}; choose one of "
                                      f"{', '.join(option.choices)}", **where)
+    elif option.kind == "lexicon":
+        if not isinstance(value, Lexicon):
+            raise InvalidOptionError(f"{option.name} must be a Lexicon", **where)
     elif option.kind == "clip":
         if not isinstance(value, bytes) or not value:
             raise InvalidOptionError(f"{option.name} must be the bytes of an audio clip", **where)

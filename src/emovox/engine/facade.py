@@ -32,6 +32,7 @@ from emovox.engine.render import Renderer, Waveform
 from emovox.errors import InvalidOptionError
 from emovox.frontend.chinese import ChineseFrontend
 from emovox.frontend.english import EnglishFrontend
+from emovox.frontend.lexicon import Lexicon
 from emovox.options import SpeechOptions
 from emovox.types import Audio, AudioChunk, Prosody, SynthesisInfo, VoiceInfo
 
@@ -52,6 +53,8 @@ class Defaults:
     #: How to get a voice (by name) or a language this deployment does not carry.
     missing_voices: Mapping[str, str] = field(default_factory=dict)
     missing_languages: Mapping[str, str] = field(default_factory=dict)
+    #: How words are read unless a request says otherwise (the user's stored lexicon).
+    lexicon: Lexicon = Lexicon()
 
 
 class Engine:
@@ -76,7 +79,7 @@ class Engine:
         self.catalogue = VoiceCatalogue(backends, defaults.missing_voices)
         self.planner = Planner(self.catalogue, self._frontends, self._calibration, PlannerSettings(
             first_segment_chars=first_segment_chars, partners=defaults.partners,
-            missing_languages=defaults.missing_languages))
+            missing_languages=defaults.missing_languages, lexicon=defaults.lexicon))
         self.renderer = Renderer(self.catalogue, self.speech_level_db, audio_cache_bytes)
 
     def with_calibration(self, calibration: Calibration) -> Engine:

@@ -28,6 +28,7 @@ from emovox.engine.timing import align_words
 from emovox.errors import InvalidTextError
 from emovox.frontend import language as languages
 from emovox.frontend.english import Segment
+from emovox.frontend.lexicon import Lexicon
 from emovox.frontend.normalize import Normalized
 from emovox.options import SpeechOptions
 from emovox.types import Prosody
@@ -47,7 +48,8 @@ class Frontend(Protocol):
 
     def normalize(self, text: str) -> Normalized: ...
 
-    def segments(self, text: str, max_phonemes: int, first_segment_chars: int | None = None) -> Iterator[Segment]: ...
+    def segments(self, text: str, max_phonemes: int, first_segment_chars: int | None = None,
+                 lexicon: Lexicon | None = None) -> Iterator[Segment]: ...
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class PlannerSettings:
     partners: Mapping[str, str] = field(default_factory=dict)
     #: For a language no loaded voice speaks, how to get one (shown in the error).
     missing_languages: Mapping[str, str] = field(default_factory=dict)
+    #: How words are read unless a request says otherwise (the user's stored lexicon).
+    lexicon: Lexicon = Lexicon()
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class Planner:
         `options.voice` must be set (the engine fills in its default)."""
         entry = self._catalogue.entry(options.voice)
         text = _check_text(text)
+        lexicon = self.settings.lexicon.with_entries(options.lexicon.entries) if options.lexicon \
+            else self.settings.lexicon
         spans = markup.parse(text) if markup.has_markup(text) else [markup.Span(text)]
         parts, dropped = [], []
         for span in spans:
@@ -99,7 +105,7 @@ class Planner:
             pause_before = span.pause_before_s
             for language, piece in self._by_language(span.text, entry, options.lang):
                 speaker = self._speaker_for(language, entry)
-                normalized = self.frontend(speaker.info.language).normalize(piece)
+                normalized = self.frontend(speaker.info.language).normalize(lexicon.with_aliases(piece))
                 controls = self.calibrated(speaker.calibrated_as, span_emotion).then(span.prosody) \
                     .then(speaker.register)
                 stretch = Stretch(normalized.text, language, speaker.info.name, span_emotion, controls, pause_before)
@@ -112,7 +118,7 @@ class Planner:
         warnings = (f"dropped characters the voice cannot say: {' '.join(dropped)}",) if dropped else ()
         for warning in warnings:
             log.warning(warning)
-        jobs = tuple(self._jobs(parts, entry.backend.sample_rate, options.speed, warnings))
+        jobs = tuple(self._jobs(parts, entry.backend.sample_rate, options.speed, warnings, lexicon))
         if not jobs:
             raise InvalidTextError("the text produced no speech; it may contain only symbols the voice cannot say")
         return Plan(voice=entry.info, speed=options.speed, lang=options.lang, sample_rate=entry.backend.sample_rate,
@@ -142,14 +148,15 @@ class Planner:
         partner = self.settings.partners.get(language)
         return min(candidates, key=lambda c: (c.info.gender != entry.info.gender, c.info.name != partner))
 
-    def _jobs(self, parts: list[_Part], output_rate: int, speed: float,
-              warnings: tuple[str, ...]) -> Iterator[ChunkJob]:
+    def _jobs(self, parts: list[_Part], output_rate: int, speed: float, warnings: tuple[str, ...],
+              lexicon: Lexicon) -> Iterator[ChunkJob]:
         index = 0
         for number, part in enumerate(parts):
             stretch, backend = part.stretch, part.entry.backend
             pause_before = stretch.pause_before_s
             frontend = self.frontend(part.entry.info.language)
-            segments = list(frontend.segments(stretch.text, backend.max_phonemes, self.settings.first_segment_chars))
+            segments = list(frontend.segments(stretch.text, backend.max_phonemes, self.settings.first_segment_chars,
+                                              lexicon))
             for position, segment in enumerate(segments):
                 encoded = backend.encode(segment.phonemes)
                 words, id_words = align_words(segment.text, segment.phonemes, encoded.sources,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from emovox.caching import CacheStats
 from emovox.frontend.english import Segment
+from emovox.frontend.lexicon import Lexicon
 from emovox.frontend.normalize import Normalized
 from emovox.frontend.zh_normalize import has_hanzi, normalize
 
@@ -82,13 +83,29 @@ class ChineseFrontend:
     def cache_stats(self) -> CacheStats:
         return CacheStats.of_lru(self._read)
 
-    def syllables(self, text: str) -> list[Syllable | str]:
-        """Normalized text -> syllables, with `#3` where punctuation calls for a pause."""
-        return list(self._read(text))
+    def syllables(self, text: str, lexicon: Lexicon | None = None) -> list[Syllable | str]:
+        """Normalized text -> syllables, with `#3` where punctuation calls for a pause; a
+        lexicon's pinyin entries replace the readings of the characters they match."""
+        items = list(self._read(text))
+        if not lexicon:
+            return items
+        readings: dict[int, tuple[str, bool]] = {}
+        for match in lexicon.matches(text, ("pinyin",)):
+            first = sum(1 for ch in text[:match.start] if has_hanzi(ch))
+            for offset, syllable in enumerate(match.entry.say.split()):
+                readings[first + offset] = (syllable, offset == 0)
+        ordinal = 0
+        for position, item in enumerate(items):
+            if isinstance(item, Syllable):
+                if ordinal in readings:
+                    pinyin, starts = readings[ordinal]
+                    items[position] = Syllable(item.char, pinyin, item.word_start or starts)
+                ordinal += 1
+        return items
 
-    def phonemize(self, text: str) -> str:
+    def phonemize(self, text: str, lexicon: Lexicon | None = None) -> str:
         tokens = []
-        for item in self.syllables(text):
+        for item in self.syllables(text, lexicon):
             if isinstance(item, str):
                 if tokens and tokens[-1] not in (WORD_BREAK, PAUSE_BREAK):
                     tokens.append(item)
@@ -100,7 +117,8 @@ class ChineseFrontend:
             tokens.pop()
         return " ".join(tokens)
 
-    def segments(self, text: str, max_phonemes: int, first_segment_chars: int | None = None) -> Iterator[Segment]:
+    def segments(self, text: str, max_phonemes: int, first_segment_chars: int | None = None,
+                 lexicon: Lexicon | None = None) -> Iterator[Segment]:
         """Sentences of normalized `text`, each cut at its pauses when over `max_phonemes`
         syllables (or, for the first, over `first_segment_chars` characters)."""
         for index, sentence in enumerate(s.strip() for s in _SENTENCE_END.split(text)):
@@ -109,7 +127,7 @@ class ChineseFrontend:
             limit_chars = first_segment_chars if index == 0 else None
             pieces = self._fit(sentence, max_phonemes, limit_chars)
             for number, piece in enumerate(pieces):
-                phonemes = self.phonemize(piece)
+                phonemes = self.phonemize(piece, lexicon)
                 if phonemes:
                     yield Segment(piece, phonemes, ends_sentence=number == len(pieces) - 1)
 

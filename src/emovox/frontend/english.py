@@ -7,12 +7,14 @@ one inference may take.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from emovox.caching import CacheStats
 from emovox.frontend import segment
 from emovox.frontend.g2p.english import EnglishG2P
+from emovox.frontend.lexicon import Lexicon
 from emovox.frontend.normalize import Normalized, normalize
 
 #: Quotes and brackets carry no sound; brackets become a short pause.
@@ -48,8 +50,13 @@ class EnglishFrontend:
     def normalize(self, text: str) -> Normalized:
         return normalize(text)
 
-    def phonemize(self, text: str) -> str:
-        return self._phonemize(text)
+    def phonemize(self, text: str, lexicon: Lexicon | None = None) -> str:
+        """IPA for normalized `text`; the words a lexicon's IPA entries match are read as given."""
+        if not lexicon or not lexicon.matches(text, ("ipa",)):
+            return self._phonemize(text)
+        pieces = [entry.say if entry else self._phonemize(piece) for piece, entry in lexicon.split(text, "ipa")
+                  if entry or piece.strip()]
+        return re.sub(r" {2,}", " ", " ".join(p.strip() for p in pieces if p.strip()))
 
     def _phonemize_uncached(self, text: str) -> str:
         return self.g2p(text.translate(_SILENT_MARKS))
@@ -62,6 +69,7 @@ class EnglishFrontend:
         text: str,
         max_phonemes: int,
         first_segment_chars: int | None = None,
+        lexicon: Lexicon | None = None,
     ) -> Iterator[Segment]:
         """Segments of already-normalized `text`.
 
@@ -71,32 +79,32 @@ class EnglishFrontend:
         """
         for index, sentence in enumerate(segment.sentences(text)):
             limit_chars = first_segment_chars if index == 0 else None
-            pieces = list(self._fit(sentence, max_phonemes, limit_chars))
+            pieces = list(self._fit(sentence, max_phonemes, limit_chars, lexicon))
             for number, (piece_text, phonemes) in enumerate(pieces):
                 if phonemes.strip(" ,.!?;:—…"):
                     yield Segment(piece_text, phonemes, ends_sentence=number == len(pieces) - 1)
 
     def _fit(
-        self, sentence: str, limit: int, limit_chars: int | None
+        self, sentence: str, limit: int, limit_chars: int | None, lexicon: Lexicon | None = None
     ) -> Iterator[tuple[str, str]]:
         if limit_chars is not None and len(sentence) > limit_chars:
             first, *rest = segment.clauses(sentence)
             if rest:
-                yield from self._fit(first, limit, None)
-                yield from self._fit(" ".join(rest), limit, None)
+                yield from self._fit(first, limit, None, lexicon)
+                yield from self._fit(" ".join(rest), limit, None, lexicon)
                 return
-        phonemes = self.phonemize(sentence)
+        phonemes = self.phonemize(sentence, lexicon)
         if len(phonemes) <= limit:
             yield sentence, phonemes
             return
-        size = lambda piece: len(self.phonemize(piece))  # noqa: E731
+        size = lambda piece: len(self.phonemize(piece, lexicon))  # noqa: E731
         for group in segment.pack(segment.clauses(sentence), size, limit):
-            phonemes = self.phonemize(group)
+            phonemes = self.phonemize(group, lexicon)
             if len(phonemes) <= limit:
                 yield group, phonemes
                 continue
             for words in segment.pack(self._words_within(group, size, limit), size, limit):
-                yield words, self.phonemize(words)
+                yield words, self.phonemize(words, lexicon)
 
     @staticmethod
     def _words_within(clause: str, size, limit: int) -> list[str]:

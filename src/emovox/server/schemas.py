@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from emovox.errors import InvalidOptionError
+from emovox.frontend.lexicon import Lexicon
 from emovox.options import OPTIONS, Option, SpeechOptions
 
 MODEL_IDS = ("emovox", "tts-1", "tts-1-hd", "gpt-4o-mini-tts")
@@ -39,6 +40,9 @@ def _field(option: Option) -> tuple[Any, Any]:
         schema.update(minimum=option.low, maximum=option.high)
     if option.kind == "clip":
         schema["contentEncoding"] = "base64"
+    if option.kind == "lexicon":
+        # entries as [{"text": ..., "ipa" | "pinyin" | "alias": ...}], checked by the lexicon itself
+        return list[dict[str, str]] | None, Field(None, description=option.help, json_schema_extra=schema)
     kind = float if option.kind == "number" else str
     if option.name in API_DEFAULTS:  # has a value whatever the client sends; null is a type error
         return kind, Field(API_DEFAULTS[option.name], description=option.help, json_schema_extra=schema)
@@ -59,6 +63,8 @@ def speech_options(body: BaseModel, default_voice: str) -> SpeechOptions:
     if not values["emotion"] and not values["prompt"]:
         values["prompt"] = body.instructions or None
     values["style_ref"] = _clip(values["style_ref"])
+    if values["lexicon"] is not None:
+        values["lexicon"] = Lexicon.from_data(values["lexicon"])
     return SpeechOptions(**{k: v for k, v in values.items() if v is not None})
 
 
