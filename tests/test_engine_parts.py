@@ -204,3 +204,11 @@ def test_words_are_shared_out_when_text_and_phonemes_disagree():
     words, id_words = align_words("twenty-six times", "twˈɛnti sˈɪks tˈaɪmz", tuple(range(20)), "en")
     assert words == ("twenty-six", "times")
     assert id_words[0] == 0 and id_words[10] == 0 and id_words[14] == 1 and id_words[7] == -1  # spaces: no word
+
+
+def test_dialogue_in_quotes_takes_its_own_emotion(tiny_engine):
+    text = 'She said, “Run, now!” and waited. [sad] "Why?" he asked.'
+    plan = tiny_engine.plan(text, options=SpeechOptions(voice="tiny", dialogue_emotion="very afraid"))
+    emotions = [(s.text, s.emotion.name) for s in plan.stretches]
+    assert emotions == [("She said,", "neutral"), ('"Run, now!"', "fearful"), ("and waited.", "neutral"),
+                        ('"Why?"', "sad"), ("he asked.", "sad")]  # markup's own emotion wins in its span

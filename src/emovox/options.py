@@ -71,6 +71,8 @@ OPTIONS: tuple[Option, ...] = (
                               "cloned): the clip is compared with that voice's own neutral reading instead of "
                               "population norms", "text"),
     Option("format", f"audio format: {', '.join(FORMATS)}", "choice", FORMATS, api_name="response_format"),
+    Option("dialogue_emotion", 'emotion for dialogue in quotes, as a label or a prompt ("fearful", "a little '
+                               'angry"); the rest keeps the request\'s', "text"),
     Option("lexicon", "pronunciations for this request: words or phrases read as given IPA, pinyin or alias "
                       "(on top of the stored user lexicon)", "lexicon"),
 )
@@ -99,6 +101,8 @@ class SpeechOptions:
     format: str | None = None
     #: How words and phrases are read, for this request (the deployment's lexicon is under it).
     lexicon: Lexicon | None = None
+    #: Dialogue in quotes is spoken with this emotion (a label or a prompt).
+    dialogue_emotion: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.emotion, str):

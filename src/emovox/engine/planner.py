@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from emovox.audio import post
 from emovox.emotion import markup
 from emovox.emotion.model import Emotion
-from emovox.emotion.resolve import Calibration, Resolution
+from emovox.emotion.resolve import Calibration, Resolution, resolve
 from emovox.engine.catalogue import Entry, VoiceCatalogue
 from emovox.engine.plan import ChunkJob, Plan, Stretch
 from emovox.engine.timing import align_words
@@ -99,6 +100,8 @@ class Planner:
         lexicon = self.settings.lexicon.with_entries(options.lexicon.entries) if options.lexicon \
             else self.settings.lexicon
         spans = markup.parse(text) if markup.has_markup(text) else [markup.Span(text)]
+        if options.dialogue_emotion:
+            spans = _dialogue_apart(spans, resolve(options.dialogue_emotion).emotion)
         parts, dropped = [], []
         for span in spans:
             span_emotion = span.emotion or resolution.emotion
@@ -179,6 +182,23 @@ class Planner:
                                id_words=id_words)
                 pause_before = 0.0
                 index += 1
+
+
+#: Dialogue: text in straight, curly or corner quotes.
+_QUOTED = re.compile(r'(“[^”]*”|"[^"]*"|「[^」]*」|『[^』]*』)')
+
+
+def _dialogue_apart(spans: list[markup.Span], dialogue: Emotion) -> list[markup.Span]:
+    """Spans with their quoted stretches apart, spoken with `dialogue` where the span has no
+    emotion of its own from markup."""
+    out = []
+    for span in spans:
+        pieces = [p for p in _QUOTED.split(span.text) if p]
+        for number, piece in enumerate(pieces):
+            quoted = bool(_QUOTED.fullmatch(piece))
+            out.append(replace(span, text=piece, emotion=span.emotion or (dialogue if quoted else None),
+                               pause_before_s=span.pause_before_s if number == 0 else 0.0))
+    return out
 
 
 def _check_text(text: str) -> str:
