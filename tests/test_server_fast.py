@@ -164,3 +164,39 @@ def test_the_event_loop_answers_while_a_long_mixed_request_is_planned(server, ti
         assert pending.result() == 200
     # Planned on the loop, /healthz would wait for the whole plan; in a worker it does not.
     assert len(latencies) >= 3 and max(latencies) < planning_s / 2, (max(latencies), planning_s)
+
+
+def test_a_book_job_runs_to_chapters_and_serves_its_files(server):
+    book = "# Trip\n\n## Going\n\nWe left at nine. The road was long.\n\n## Back\n\nWe came home at six.\n"
+    created = httpx.post(f"{server.url}/v1/audio/books", files={"file": ("trip.md", book.encode(), "text/markdown")},
+                         data={"voice": "tiny", "response_format": "wav", "speed": "1.1"}, timeout=60)
+    assert created.status_code == 202, created.text
+    job = created.json()
+    deadline = time.time() + 60
+    while job["status"] in ("queued", "running") and time.time() < deadline:
+        time.sleep(0.1)
+        job = httpx.get(f"{server.url}/v1/audio/books/{job['id']}", timeout=30).json()
+    assert job["status"] == "succeeded" and job["manifest"]["complete"]
+    assert [c["title"] for c in job["manifest"]["chapters"]] == ["Going", "Back"] and len(job["files"]) == 6
+    audio = httpx.get(server.url + job["files"][0], timeout=30)
+    samples, rate = soundfile.read(io.BytesIO(audio.content), dtype="float32")
+    assert rate == 16_000 and len(samples) / rate > 1.0
+    srt = httpx.get(server.url + job["files"][1], timeout=30).text
+    assert "We left at nine." in srt
+    for name in ("..%2Fmanifest.json", "manifest.json", "nothing.wav"):  # only the files the manifest lists
+        outside = httpx.get(f"{server.url}/v1/audio/books/{job['id']}/files/{name}", timeout=30)
+        assert outside.status_code == 404 and outside.json()["error"]["type"] == "not_found_error"
+
+
+@pytest.mark.parametrize(("files", "data", "status", "param"), [
+    (None, {"voice": "tiny"}, 400, "file"),
+    ({"file": ("cover.png", b"\x89PNG\r\n\x1a\n", "image/png")}, {}, 415, "file"),
+    ({"file": ("book.txt", b"\x00\x01\x02binary", "text/plain")}, {}, 415, "file"),
+    ({"file": ("book.txt", b"   ", "text/plain")}, {}, 400, "file"),
+    ({"file": ("book.txt", b"Fine text.", "text/plain")}, {"voice": "nobody"}, 400, "voice"),
+    ({"file": ("book.txt", b"Fine text.", "text/plain")}, {"speed": "fast"}, 400, "speed"),
+])
+def test_bad_book_jobs_get_the_envelope(server, files, data, status, param):
+    response = httpx.post(f"{server.url}/v1/audio/books", files=files, data=data, timeout=30) if files else \
+        httpx.post(f"{server.url}/v1/audio/books", data=data, timeout=30)
+    assert response.status_code == status and response.json()["error"]["param"] == param, response.text

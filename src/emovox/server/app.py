@@ -29,6 +29,7 @@ from starlette.concurrency import run_in_threadpool
 
 from emovox.audio.stream_encode import MEDIA_TYPES, PCM_RATE, StreamEncoder
 from emovox.engine import ChunkJob, Engine
+from emovox.server import books as book_routes
 from emovox.server import errors
 from emovox.server import voices as voice_routes
 from emovox.server.errors import ApiError
@@ -123,7 +124,9 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         return {"object": "list", "data": [{"name": n, "description": DESCRIPTIONS[n], "target": TARGETS[n].to_dict()}
                                            for n in EMOTIONS]}
 
-    voice_routes.install(app, engine, store or VoiceStore(), authorized, settings.max_upload_bytes)
+    store = store or VoiceStore()
+    voice_routes.install(app, engine, store, authorized, settings.max_upload_bytes)
+    book_routes.install(app, engine, authorized, store.home / "books")
 
     @app.post("/v1/audio/speech", dependencies=[Depends(authorized)])
     async def speech(body: SpeechRequest, request: Request):
