@@ -86,3 +86,29 @@ def test_clone_panel_uploads_and_adds_the_voice(page, engine, tmp_path):
     assert "speech_s" in page.text_content("#clone-report")
     assert page.eval_on_selector("#voice", "s => s.value") == "browser-voice"
     assert page.console_errors == []
+
+
+def test_the_page_shows_words_as_spoken_and_the_contour_beside_neutral(page):
+    page.fill("#text", "We won the final match today.")
+    page.select_option("#voice", "jf_alpha")
+    page.select_option("#emotion", "happy")
+    page.fill("#intensity", "0.7")
+    page.click("#play")
+    page.wait_for_selector("#view:not([hidden])", timeout=90_000)
+    words = page.eval_on_selector_all("#words span", "spans => spans.map(s => s.textContent)")
+    assert words == ["We", "won", "the", "final", "match", "today"]
+    assert "neutral" in page.text_content("#legend") and "happy" in page.text_content("#legend")
+    # two contours drawn (emotional and neutral) and a waveform: the canvases hold colored pixels
+    colored = page.evaluate("""() => ['waveform', 'contour'].map((id) => {
+        const c = document.getElementById(id), data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const colors = new Set();
+        for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0) colors.add(`${data[i]},${data[i+1]},${data[i+2]}`);
+        return colors.size; })""")
+    assert colored[0] >= 1 and colored[1] >= 3  # contour: emotional, neutral, and the axis labels
+    # halfway through the clip, a word in the middle is the highlighted one and the first is said
+    page.evaluate("""() => { const p = document.querySelector('#player'); p.muted = true;
+                             p.currentTime = p.duration / 2; }""")
+    page.wait_for_function("document.querySelector('#words span.now') !== null", timeout=10_000)
+    now = page.text_content("#words span.now")
+    assert now in words[1:-1] and "said" in page.get_attribute("#words span:first-child", "class")
+    assert page.console_errors == []

@@ -21,12 +21,14 @@ from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.concurrency import run_in_threadpool
 
+from emovox.audio.pitch import track_f0
 from emovox.audio.stream_encode import MEDIA_TYPES, PCM_RATE, StreamEncoder
 from emovox.engine import ChunkJob, Engine
 from emovox.server import books as book_routes
@@ -43,6 +45,8 @@ from emovox.voices.store import VoiceStore
 logger = logging.getLogger(__name__)
 
 PLAYGROUND = Path(__file__).with_name("static") / "index.html"
+#: The F0 contour of a captioned clip, one value (Hz, 0 when unvoiced) per this many seconds.
+CONTOUR_HOP_S = 0.01
 
 
 @dataclass(frozen=True)
@@ -165,7 +169,8 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         headers = {"X-Sample-Rate": str(rate_sent), "Cache-Control": "no-store",
                    "X-Emovox-Resolved": json.dumps(resolved, separators=(",", ":"))}
         if captioned:
-            return await _captioned(pieces, fmt, sample_rate, headers)
+            band = engine.backend_of(voice.name).capabilities.f0_band
+            return await _captioned(pieces, fmt, sample_rate, headers, band)
         if body.stream_format == "sse":
             return StreamingResponse(_sse(pieces, fmt, sample_rate),
                                      media_type="text/event-stream", headers=headers)
@@ -214,17 +219,21 @@ async def _measured(pieces: AsyncIterator[AudioChunk], metrics: Metrics, backend
         metrics.rtf.labels(backend).observe((time.perf_counter() - started) / audio_s)
 
 
-async def _captioned(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int, headers: dict) -> JSONResponse:
-    encoder, position, parts, words = StreamEncoder(fmt, sample_rate), 0.0, [], []
+async def _captioned(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int, headers: dict,
+                     f0_band: tuple[float, float]) -> JSONResponse:
+    """The whole clip, its words' times and its F0 contour (what the playground draws)."""
+    encoder, position, parts, words, samples = StreamEncoder(fmt, sample_rate), 0.0, [], [], []
     async for chunk in pieces:
         parts.append(encoder.write(chunk.samples))
         words += [word.shifted(position) for word in chunk.words]
+        samples.append(chunk.samples)
         position += chunk.duration
     parts.append(encoder.close())
+    f0 = await run_in_threadpool(track_f0, np.concatenate(samples), sample_rate, f0_band, CONTOUR_HOP_S)
     return JSONResponse({"audio": base64.b64encode(b"".join(parts)).decode(), "audio_format": fmt,
                          "sample_rate": int(headers["X-Sample-Rate"]), "duration_s": round(position, 3),
-                         "timestamps": [{"word": w.word, "start_time": w.start_s, "end_time": w.end_s} for w in words]},
-                        headers={k: v for k, v in headers.items() if k != "X-Sample-Rate"})
+                         "timestamps": [{"word": w.word, "start_time": w.start_s, "end_time": w.end_s} for w in words],
+                         "f0": {"hop_s": CONTOUR_HOP_S, "hz": [round(float(v), 1) for v in f0]}}, headers=headers)
 
 
 async def _encoded(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int) -> AsyncIterator[bytes]:

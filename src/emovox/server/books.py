@@ -23,7 +23,6 @@ from pathlib import Path
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.concurrency import run_in_threadpool
-from starlette.formparsers import MultiPartException
 
 from emovox.errors import EmovoxError
 from emovox.frontend.lexicon import Lexicon
@@ -32,6 +31,7 @@ from emovox.longform.source import MAX_BOOK_BYTES, read_book
 from emovox.options import OPTIONS, SpeechOptions
 from emovox.paths import home_dir
 from emovox.server.errors import ApiError, body_of
+from emovox.server.uploads import bounded_form
 
 logger = logging.getLogger(__name__)
 MAX_RUNNING = 2
@@ -64,15 +64,7 @@ def install(app: FastAPI, engine, authorized, root: Path | None = None, max_uplo
     lock = threading.Lock()
 
     async def read_form(request: Request) -> tuple[bytes, str, dict]:
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > max_upload_bytes + 64 * 1024:
-            raise ApiError(413, f"the upload is {int(declared) / 2**20:.1f} MB; the limit is "
-                                f"{max_upload_bytes / 2**20:.0f} MB", param="file", code="file_too_large")
-        try:
-            form = await request.form(max_files=1, max_fields=32, max_part_size=max_upload_bytes)
-        except MultiPartException as e:
-            raise ApiError(413 if "size" in str(e).lower() else 400, f"bad upload: {e}", param="file",
-                           code="invalid_upload") from None
+        form = await bounded_form(request, max_upload_bytes, max_fields=32)
         upload = form.get("file")
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
         if upload is not None and not isinstance(upload, str):

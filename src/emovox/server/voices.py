@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
-from starlette.formparsers import MultiPartException
 
 from emovox.errors import EmovoxError
 from emovox.server.errors import ApiError, body_of
+from emovox.server.uploads import bounded_form
 from emovox.voices.adapt import BUDGETS
 from emovox.voices.clone import METHODS, clone
 from emovox.voices.intake import DENOISE_MODES, MAX_UPLOAD_BYTES, sniff
@@ -53,15 +53,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
     lock = threading.Lock()
 
     async def read_upload(request: Request) -> tuple[bytes, dict]:
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > max_upload_bytes + 64 * 1024:
-            raise ApiError(413, f"the upload is {int(declared) / 2**20:.1f} MB; the limit is "
-                                f"{max_upload_bytes / 2**20:.0f} MB", param="file", code="file_too_large")
-        try:
-            form = await request.form(max_files=1, max_fields=8, max_part_size=max_upload_bytes)
-        except MultiPartException as e:
-            raise ApiError(413 if "size" in str(e).lower() else 400, f"bad upload: {e}", param="file",
-                           code="invalid_upload") from None
+        form = await bounded_form(request, max_upload_bytes, max_fields=8)
         upload = form.get("file")
         if upload is None or isinstance(upload, str):
             raise ApiError(400, "send the reference clip as a multipart file field named 'file'", param="file",
