@@ -42,7 +42,7 @@ REGISTER_SHAPE = (1, 2)
 FRAME_LENGTHS_TENSOR = "/Cast_output_0"
 DURATIONS_TENSOR = "/Ceil_output_0"
 HOP = 256
-TIMED_VERSION = 1
+TIMED_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -214,6 +214,17 @@ class VitsBackend(Backend):
                 for i, (row, count, length) in enumerate(zip(audio, np.asarray(frames).reshape(-1), lengths))]
 
 
+def _element_type(graph_model, tensor: str) -> int:
+    """The element type of an inner tensor (float32, or float16 in the fp16 variant)."""
+    from onnx import TensorProto, shape_inference
+
+    inferred = shape_inference.infer_shapes(graph_model)
+    for info in inferred.graph.value_info:
+        if info.name == tensor:
+            return info.type.tensor_type.elem_type
+    return TensorProto.FLOAT
+
+
 def timed_model(model: Path) -> Path:
     """The Piper model at `model` with each row's length in frames and each id's duration in
     frames as extra outputs, written once into the cache (a shorter row's audio in a batch is
@@ -227,7 +238,7 @@ def timed_model(model: Path) -> Path:
     graph_model = onnx.load(str(model))
     graph_model.graph.output.extend([
         helper.make_tensor_value_info(FRAME_LENGTHS_TENSOR, TensorProto.INT64, [None]),
-        helper.make_tensor_value_info(DURATIONS_TENSOR, TensorProto.FLOAT, [None, 1, None]),
+        helper.make_tensor_value_info(DURATIONS_TENSOR, _element_type(graph_model, DURATIONS_TENSOR), [None, 1, None]),
     ])
     with written_atomically(target) as partial:
         onnx.save(graph_model, str(partial))
