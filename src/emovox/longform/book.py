@@ -85,9 +85,28 @@ def chunk_key(job: ChunkJob) -> str:
     return hashlib.sha256(f"{KEY_VERSION}|{content!r}".encode()).hexdigest()
 
 
+@dataclass
+class _Chapter:
+    """A chapter in flight: its plan, its chunks' keys, and how many of them are made."""
+
+    index: int
+    title: str
+    text: str
+    plan: object
+    keys: list[str]
+    key: str
+    progress: Progress
+    done: int = 0
+
+
 def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt: str = "mp3", workers: int = 1,
               on_progress: Callable[[Progress], None] | None = None) -> dict:
-    """Every chapter of `book` into `out`; returns the manifest (also in `out/manifest.json`)."""
+    """Every chapter of `book` into `out`; returns the manifest (also in `out/manifest.json`).
+
+    The chunks of the whole book go through `workers` synthesis threads as one stream in the
+    order of the text (a chapter is planned when the stream reaches it, so a short chapter
+    never leaves a worker idle at its end); each chapter is encoded in a thread of its own
+    as soon as its last chunk exists, while the next ones are synthesized."""
     check_format(fmt)
     out = Path(out)
     work = out / WORK_DIR
@@ -99,20 +118,46 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
     manifest = {"title": book.title, "voice": voice.name, "format": fmt, "complete": False, "chapters": []}
     _write_manifest(out, manifest)
     run, report = _Run(), on_progress or (lambda _: None)
-    for index, chapter in enumerate(book.chapters, 1):
-        plan = engine.plan(chapter.text, options=options)
-        keys = [chunk_key(job) for job in plan]
-        chapter_key = hashlib.sha256("|".join([fmt, chapter.title, *keys]).encode()).hexdigest()
-        progress = Progress("chapter", index, len(book.chapters), chapter.title, chunks=len(keys))
-        report(progress)
-        _render_missing(engine, plan.jobs, keys, work, workers, run, progress, report)
-        entry = previous.get(index)
-        if not (entry and entry.get("key") == chapter_key and _outputs_exist(out, entry)):
-            entry = asdict(_assemble(out, work, index, chapter.title, chapter.text, plan.jobs, keys,
-                                     plan.sample_rate, fmt, chapter_key))
+
+    def chunks() -> Iterator[tuple[_Chapter, ChunkJob, str]]:
+        for index, chapter in enumerate(book.chapters, 1):
+            plan = engine.plan(chapter.text, options=options)
+            keys = [chunk_key(job) for job in plan]
+            state = _Chapter(index, chapter.title, chapter.text, plan, keys,
+                             hashlib.sha256("|".join([fmt, chapter.title, *keys]).encode()).hexdigest(),
+                             Progress("chapter", index, len(book.chapters), chapter.title, chunks=len(keys)))
+            report(state.progress)
+            for job, key in zip(plan.jobs, keys):
+                yield state, job, key
+
+    def finish_chapter(state: _Chapter) -> None:
+        entry = previous.get(state.index)
+        if not (entry and entry.get("key") == state.key and _outputs_exist(out, entry)):
+            entry = asdict(_assemble(out, work, state.index, state.title, state.text, state.plan.jobs, state.keys,
+                                     state.plan.sample_rate, fmt, state.key))
         manifest["chapters"].append(entry)
         _write_manifest(out, manifest)
-        report(replace(progress, event="chapter_done", chunks_done=len(keys), elapsed_s=_since(run)))
+        report(replace(state.progress, event="chapter_done", chunks_done=len(state.keys), elapsed_s=_since(run)))
+
+    window = 4 * max(1, workers)
+    with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool, \
+            concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="emovox-chapter") as assembler:
+        assembled = []
+        for state, job, key, samples in _in_order(pool, engine, chunks(), work, window):
+            if samples is not None:  # made now (else: by an earlier run)
+                with written_atomically(_piece(work, key)) as partial:
+                    partial.write_bytes(np.ascontiguousarray(samples, dtype="<f4").tobytes())
+                run.rendered += 1
+                run.audio_s += len(samples) / job.output_rate
+            else:
+                run.audio_s += _piece(work, key).stat().st_size / 4 / job.output_rate
+            state.done += 1
+            report(replace(state.progress, event="chunk", chunks_done=state.done, rendered=run.rendered,
+                           audio_s=run.audio_s, elapsed_s=_since(run)))
+            if state.done == len(state.keys):  # one at a time, in order: the manifest lists finished chapters
+                assembled.append(assembler.submit(finish_chapter, state))
+        for future in assembled:
+            future.result()  # an encoder's error surfaces here
     manifest["complete"] = True
     _write_manifest(out, manifest)
     report(Progress("done", len(book.chapters), len(book.chapters), rendered=run.rendered, audio_s=run.audio_s,
@@ -120,41 +165,18 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
     return manifest
 
 
-def _render_missing(engine: Engine, jobs, keys: list[str], work: Path, workers: int, run: _Run,
-                    progress: Progress, report: Callable[[Progress], None]) -> None:
-    """Synthesize the chunks not in the work directory yet, `workers` at a time, in order of
-    the text (so an interrupted chapter resumes where it stopped)."""
-    done = 0
-    missing = []
-    for job, key in zip(jobs, keys):
-        path = _piece(work, key)
-        if path.is_file():
-            done += 1
-            run.audio_s += path.stat().st_size / 4 / job.output_rate
-        else:
-            missing.append((job, key))
-    report(replace(progress, event="chunk", chunks_done=done, audio_s=run.audio_s, elapsed_s=_since(run)))
-    with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
-        for job, key, samples in _in_order(pool, engine, missing, window=4 * max(1, workers)):
-            with written_atomically(_piece(work, key)) as partial:
-                partial.write_bytes(np.ascontiguousarray(samples, dtype="<f4").tobytes())
-            done += 1
-            run.rendered += 1
-            run.audio_s += len(samples) / job.output_rate
-            report(replace(progress, event="chunk", chunks_done=done, rendered=run.rendered, audio_s=run.audio_s,
-                           elapsed_s=_since(run)))
-
-
-def _in_order(pool, engine: Engine, items, window: int) -> Iterator[tuple[ChunkJob, str, np.ndarray]]:
-    """Rendered chunks in submission order, at most `window` in flight (bounded memory)."""
+def _in_order(pool, engine: Engine, items, work: Path, window: int):
+    """(chapter, job, key, samples) in the order of the text, at most `window` renders in
+    flight (bounded memory); samples are None for a chunk an earlier run already made."""
     pending: list = []
-    for job, key in items:
-        pending.append((job, key, pool.submit(engine.render, job)))
-        if len(pending) >= window:
-            job_, key_, future = pending.pop(0)
-            yield job_, key_, future.result().samples
-    for job_, key_, future in pending:
-        yield job_, key_, future.result().samples
+    for state, job, key in items:
+        future = None if _piece(work, key).is_file() else pool.submit(engine.render, job)
+        pending.append((state, job, key, future))
+        while len(pending) >= window or (pending and pending[0][3] is None):
+            state_, job_, key_, future_ = pending.pop(0)
+            yield state_, job_, key_, None if future_ is None else future_.result().samples
+    for state_, job_, key_, future_ in pending:
+        yield state_, job_, key_, None if future_ is None else future_.result().samples
 
 
 def _assemble(out: Path, work: Path, index: int, title: str, text: str, jobs, keys: list[str], sample_rate: int,
