@@ -110,3 +110,30 @@ def test_emotions_parse_shows_the_resolution_as_json():
 def test_emotions_lists_every_preset():
     data = json.loads(emovox("emotions", "--json").stdout)
     assert [e["name"] for e in data] == ["neutral", "happy", "angry", "sad", "surprised", "fearful", "disgusted"]
+
+
+def test_say_writes_word_timestamps_and_subtitles(tmp_path):
+    out, stamps, subtitles = tmp_path / "s.wav", tmp_path / "s.json", tmp_path / "s.vtt"
+    result = emovox("say", "Meet me at the station at noon.", "-o", str(out), "--voice", "joe",
+                    "--timestamps", str(stamps), "--subtitles", str(subtitles))
+    assert result.returncode == 0, result.stderr
+    words = json.loads(stamps.read_text("utf-8"))["words"]
+    assert [w["word"] for w in words] == ["Meet", "me", "at", "the", "station", "at", "noon"]
+    assert all(a["end"] <= b["start"] + 1e-3 for a, b in zip(words, words[1:]))
+    assert words[-1]["end"] <= soundfile.info(str(out)).duration
+    assert subtitles.read_text("utf-8").startswith("WEBVTT") and "station" in subtitles.read_text("utf-8")
+    bad = emovox("say", "Hi.", "-o", str(tmp_path / "x.wav"), "--subtitles", str(tmp_path / "x.txt"))
+    assert bad.returncode == 2 and ".srt or .vtt" in bad.stderr.decode() and not (tmp_path / "x.wav").exists()
+
+
+def test_book_makes_chapters_with_a_real_voice(tmp_path):
+    source = tmp_path / "story.md"
+    source.write_text("# Story\n\n## One\n\nThe bus left at 7:15 AM.\n\n## Two\n\nIt came back at noon.\n", "utf-8")
+    result = emovox("book", str(source), "-o", str(tmp_path / "out"), "--voice", "joe", "--format", "mp3", "--json")
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert events[-1]["event"] == "done" and events[-1]["rendered"] == 2
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text("utf-8"))
+    assert manifest["complete"] and [c["title"] for c in manifest["chapters"]] == ["One", "Two"]
+    assert soundfile.info(str(tmp_path / "out" / manifest["chapters"][0]["audio"])).format == "MP3"
+    assert "seven fifteen" in (tmp_path / "out" / manifest["chapters"][0]["srt"]).read_text("utf-8")
