@@ -183,3 +183,20 @@ def test_make_book_checks_the_format(tiny_dir, book_file, tmp_path):
 
     with pytest.raises(InvalidOptionError, match="unknown audio format"):
         make_book(build_tiny_engine(tiny_dir), read_book(book_file), tmp_path, SpeechOptions(), "xyz")
+
+
+def test_an_m4b_holds_the_whole_book_with_a_mark_per_chapter(tiny_engine, book_file, tmp_path):
+    import av
+
+    out = tmp_path / "out"
+    manifest = make_book(tiny_engine, read_book(book_file), out, SpeechOptions(voice="tiny"), "wav", m4b=True)
+    with av.open(str(out / manifest["m4b"])) as container:
+        marks = container.chapters()
+        seconds = container.duration / 1e6
+    assert [m["metadata"]["title"] for m in marks] == ["Morning", "Noon", "Evening"]
+    ends = [m["end"] / 1000 for m in marks]
+    expected = [sum(c["duration_s"] for c in manifest["chapters"][: i + 1]) for i in range(3)]
+    assert all(abs(a - b) < 0.05 for a, b in zip(ends, expected)) and abs(seconds - expected[-1]) < 0.2
+    first = (out / manifest["m4b"]).read_bytes()
+    make_book(tiny_engine, read_book(book_file), tmp_path / "again", SpeechOptions(voice="tiny"), "wav", m4b=True)
+    assert (tmp_path / "again" / manifest["m4b"]).read_bytes() == first  # bit-exact

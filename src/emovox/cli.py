@@ -157,7 +157,7 @@ def _cmd_book(args: argparse.Namespace) -> int:
         def report(progress) -> None:
             print(json.dumps(progress.to_dict()), flush=True)
 
-        manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report)
+        manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report, args.m4b)
     else:
         columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                    TextColumn("{task.fields[audio]}"), TimeElapsedColumn(), TimeRemainingColumn())
@@ -176,7 +176,8 @@ def _cmd_book(args: argparse.Namespace) -> int:
                     if progress.event == "chapter_done":
                         bar.update(whole, completed=progress.chapter)
 
-            manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report)
+            manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report,
+                                 args.m4b)
     total = sum(chapter["duration_s"] for chapter in manifest["chapters"])
     if not args.json:
         print(f"wrote {len(manifest['chapters'])} chapters ({total / 60:.1f} min of audio, voice {manifest['voice']}) "
@@ -574,6 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="models, threads and workers (default batch: one single-threaded worker per core)")
     book.add_argument("--workers", type=_positive_int, help="chunks synthesized at once (default: the profile's)")
     book.add_argument("--json", action="store_true", help="print progress as JSON lines")
+    book.add_argument("--m4b", action="store_true", help="also one .m4b audiobook with a mark per chapter")
     add_speech_options(book)
     book.set_defaults(run=_cmd_book)
 

@@ -100,13 +100,14 @@ class _Chapter:
 
 
 def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt: str = "mp3", workers: int = 1,
-              on_progress: Callable[[Progress], None] | None = None) -> dict:
+              on_progress: Callable[[Progress], None] | None = None, m4b: bool = False) -> dict:
     """Every chapter of `book` into `out`; returns the manifest (also in `out/manifest.json`).
 
     The chunks of the whole book go through `workers` synthesis threads as one stream in the
     order of the text (a chapter is planned when the stream reaches it, so a short chapter
     never leaves a worker idle at its end); each chapter is encoded in a thread of its own
-    as soon as its last chunk exists, while the next ones are synthesized."""
+    as soon as its last chunk exists, while the next ones are synthesized. With `m4b`, the
+    whole book also goes into one `.m4b` with chapter marks."""
     check_format(fmt)
     out = Path(out)
     work = out / WORK_DIR
@@ -114,10 +115,13 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
     _remove_partials(out, work)
     voice = engine.voice(options.voice or engine.default_voice)
     options = options.replace(voice=voice.name)
-    previous = {entry["index"]: entry for entry in _read_manifest(out).get("chapters", [])}
+    earlier = _read_manifest(out)
+    previous = {entry["index"]: entry for entry in earlier.get("chapters", [])}
     manifest = {"title": book.title, "voice": voice.name, "format": fmt, "complete": False, "chapters": []}
     _write_manifest(out, manifest)
     run, report = _Run(), on_progress or (lambda _: None)
+
+    states: list[_Chapter] = []
 
     def chunks() -> Iterator[tuple[_Chapter, ChunkJob, str]]:
         for index, chapter in enumerate(book.chapters, 1):
@@ -126,6 +130,7 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
             state = _Chapter(index, chapter.title, chapter.text, plan, keys,
                              hashlib.sha256("|".join([fmt, chapter.title, *keys]).encode()).hexdigest(),
                              Progress("chapter", index, len(book.chapters), chapter.title, chunks=len(keys)))
+            states.append(state)
             report(state.progress)
             for job, key in zip(plan.jobs, keys):
                 yield state, job, key
@@ -158,11 +163,26 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
                 assembled.append(assembler.submit(finish_chapter, state))
         for future in assembled:
             future.result()  # an encoder's error surfaces here
+    if m4b:
+        manifest["m4b"], manifest["m4b_key"] = _audiobook(out, work, book.title, states, earlier.get("m4b_key"))
     manifest["complete"] = True
     _write_manifest(out, manifest)
     report(Progress("done", len(book.chapters), len(book.chapters), rendered=run.rendered, audio_s=run.audio_s,
                     elapsed_s=_since(run)))
     return manifest
+
+
+def _audiobook(out: Path, work: Path, title: str, states: list[_Chapter], earlier_key: str | None) -> tuple[str, str]:
+    """The whole book as one .m4b with a mark per chapter (rebuilt only when a chapter changed):
+    its file name and key."""
+    from emovox.longform.m4b import write_m4b
+
+    name = f"{_slug(title)}.m4b"
+    key = hashlib.sha256("|".join(state.key for state in states).encode()).hexdigest()
+    if earlier_key != key or not (out / name).is_file():
+        write_m4b(out / name, title, [(state.title, (np.fromfile(_piece(work, k), dtype="<f4") for k in state.keys))
+                                      for state in states], states[0].plan.sample_rate)
+    return name, key
 
 
 def _in_order(pool, engine: Engine, items, work: Path, window: int):
