@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from emovox.errors import ModelAssetError
 from emovox.paths import cache_dir, written_atomically
@@ -33,6 +35,21 @@ def package_file(package: str, *parts: str, pip_name: str | None = None) -> Path
             f"run `pip install --force-reinstall {pip_name}`"
         )
     return path
+
+
+def edited_model(source: Path, target: Path, edit: Callable[[Any], None]) -> Path:
+    """`target`: the ONNX model at `source` changed in place by `edit(model)`, checked and
+    written atomically once; reused while it exists (its name says what it was made from)."""
+    if target.is_file():
+        return target
+    import onnx
+
+    model = onnx.load(str(source))
+    edit(model)
+    onnx.checker.check_model(model)
+    with written_atomically(target) as partial:
+        onnx.save(model, str(partial))
+    return target
 
 
 def sha256_of(path: Path) -> str:

@@ -20,6 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from emovox.backends.symbols import Encoded
+from emovox.errors import InvalidOptionError
 from emovox.types import Prosody, VoiceInfo
 
 
@@ -125,8 +126,10 @@ class Backend(Protocol):
 
     def add_voice(self, name: str, conditioning: np.ndarray) -> None:
         """Speak as a cloned voice conditioned on `conditioning` (a style pack), under `name`.
-        Only called where `capabilities.cloning` is STYLE."""
-        raise NotImplementedError(f"{self.name} takes no cloned style")
+        The catalogue calls this only where `capabilities.cloning` is STYLE; a backend without
+        style conditioning refuses."""
+        raise InvalidOptionError(f"the {self.name} backend takes no style pack (its cloning is "
+                                 f"{self.capabilities.cloning.value})")
 
     def remove_voice(self, name: str) -> None:
         """Forget a cloned voice."""

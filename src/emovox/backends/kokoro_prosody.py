@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emovox.paths import written_atomically
+from emovox.backends import assets
 
 F0_TENSOR = "/encoder/F0_proj/Conv_output_0"
 #: The predicted duration of each token, rounded and at least 1, as the decoder's alignment uses it.
@@ -41,23 +41,13 @@ def edited_path(source: Path, source_sha256: str) -> Path:
 
 def prosody_model(source: Path, source_sha256: str) -> Path:
     """The edited model for `source`, built on first use and reused after."""
-    target = edited_path(source, source_sha256)
-    return target if target.is_file() else add_prosody_inputs(source, target)
+    return assets.edited_model(source, edited_path(source, source_sha256), add_prosody_inputs)
 
 
 def timed_model(source: Path, source_sha256: str) -> Path:
     """`source` with only the durations output added (calls at the voice's own pitch)."""
     target = source.with_name(f"kokoro-timed-v{TIMED_VERSION}-{source_sha256[:12]}.onnx")
-    if target.is_file():
-        return target
-    import onnx
-
-    model = onnx.load(str(source))
-    _add_durations_output(model.graph)
-    onnx.checker.check_model(model)
-    with written_atomically(target) as partial:
-        onnx.save(model, str(partial))
-    return target
+    return assets.edited_model(source, target, lambda model: _add_durations_output(model.graph))
 
 
 def _add_durations_output(graph) -> None:
@@ -76,12 +66,10 @@ def _rewire(graph, tensor: str, replacement: str, skip: set[str]) -> None:
                 node.input[i] = replacement
 
 
-def add_prosody_inputs(source: Path, target: Path) -> Path:
-    """Write `target`: the model at `source` with the prosody inputs added."""
-    import onnx
+def add_prosody_inputs(model) -> None:
+    """Add the prosody inputs (and the durations output) to a loaded Kokoro model."""
     from onnx import TensorProto, helper
 
-    model = onnx.load(str(source))
     graph = model.graph
     for name in PROSODY_INPUTS:
         graph.input.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, [1]))
@@ -110,10 +98,6 @@ def add_prosody_inputs(source: Path, target: Path) -> Path:
     _rewire(graph, F0_TENSOR, "emovox_f0_out", {n.name for n in f0_nodes})
     _insert_after_producers(graph, {F0_TENSOR: f0_nodes})
     _add_durations_output(graph)
-    onnx.checker.check_model(model)
-    with written_atomically(target) as partial:
-        onnx.save(model, str(partial))
-    return target
 
 
 def _insert_after_producers(graph, additions: dict) -> None:

@@ -21,7 +21,7 @@ from emovox.backends import assets, variants
 from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, Row, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
-from emovox.paths import cache_dir, written_atomically
+from emovox.paths import cache_dir
 from emovox.types import Prosody, VoiceInfo
 
 #: Longest phoneme sequence per call: VITS has no hard limit, but a sentence-sized bound
@@ -229,17 +229,14 @@ def timed_model(model: Path) -> Path:
     """The Piper model at `model` with each row's length in frames and each id's duration in
     frames as extra outputs, written once into the cache (a shorter row's audio in a batch is
     followed by low decoder noise, not zeros, up to the batch's end: the lengths cut it)."""
-    target = cache_dir() / f"{model.stem}-timed-v{TIMED_VERSION}-{assets.sha256_of(model)[:12]}.onnx"
-    if target.is_file():
-        return target
-    import onnx
-    from onnx import TensorProto, helper
+    def add_outputs(graph_model) -> None:
+        from onnx import TensorProto, helper
 
-    graph_model = onnx.load(str(model))
-    graph_model.graph.output.extend([
-        helper.make_tensor_value_info(FRAME_LENGTHS_TENSOR, TensorProto.INT64, [None]),
-        helper.make_tensor_value_info(DURATIONS_TENSOR, _element_type(graph_model, DURATIONS_TENSOR), [None, 1, None]),
-    ])
-    with written_atomically(target) as partial:
-        onnx.save(graph_model, str(partial))
-    return target
+        graph_model.graph.output.extend([
+            helper.make_tensor_value_info(FRAME_LENGTHS_TENSOR, TensorProto.INT64, [None]),
+            helper.make_tensor_value_info(DURATIONS_TENSOR, _element_type(graph_model, DURATIONS_TENSOR),
+                                          [None, 1, None]),
+        ])
+
+    target = cache_dir() / f"{model.stem}-timed-v{TIMED_VERSION}-{assets.sha256_of(model)[:12]}.onnx"
+    return assets.edited_model(model, target, add_outputs)

@@ -56,9 +56,6 @@ class Waveform:
     def __len__(self) -> int:
         return len(self.samples)
 
-    def __array__(self, dtype=None, copy=None):  # a waveform reads as its samples
-        return self.samples if dtype is None else self.samples.astype(dtype)
-
 
 class Renderer:
     def __init__(self, catalogue: VoiceCatalogue, speech_level_db: Callable[[str], float],

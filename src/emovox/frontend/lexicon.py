@@ -104,7 +104,7 @@ class Lexicon:
         found: list[Match] = []
         taken = [False] * len(text)
         for entry in sorted((e for e in self.entries if e.kind in kinds), key=lambda e: -len(e.text)):
-            for hit in self._pattern(entry).finditer(text):
+            for hit in self._patterns[entry].finditer(text):
                 if not any(taken[hit.start():hit.end()]):
                     found.append(Match(hit.start(), hit.end(), entry))
                     taken[hit.start():hit.end()] = [True] * (hit.end() - hit.start())
@@ -128,9 +128,6 @@ class Lexicon:
             position = match.end
         if position < len(text):
             yield text[position:], None
-
-    def _pattern(self, entry: Entry) -> re.Pattern:
-        return self._patterns[entry]
 
     @cached_property
     def _patterns(self) -> dict[Entry, re.Pattern]:
@@ -168,17 +165,18 @@ class Lexicon:
             raise LexiconError(f"cannot read the lexicon {path}: {e}") from None
         if path.suffix.lower() in (".pls", ".xml") or raw.lstrip().startswith("<"):
             return cls.from_pls(raw)
-        try:
-            if path.suffix.lower() in (".yaml", ".yml"):
-                import yaml
+        if path.suffix.lower() in (".yaml", ".yml"):
+            import yaml
 
+            try:
                 data = yaml.safe_load(raw)
-            else:
+            except yaml.YAMLError as e:
+                raise LexiconError(f"{path} is not valid YAML: {e}") from None
+        else:
+            try:
                 data = json.loads(raw)
-        except ValueError as e:  # json.JSONDecodeError and yaml.YAMLError are ValueErrors or report as such
-            raise LexiconError(f"{path} is not valid {path.suffix.lstrip('.').upper() or 'JSON'}: {e}") from None
-        except Exception as e:  # yaml.YAMLError
-            raise LexiconError(f"{path} is not valid YAML: {e}") from None
+            except ValueError as e:
+                raise LexiconError(f"{path} is not valid JSON: {e}") from None
         return cls.from_data(data)
 
     @classmethod

@@ -35,7 +35,6 @@ WORK_DIR = ".emovox-work"
 MANIFEST = "manifest.json"
 #: Part of every chunk's key: bump it when what a key stands for changes.
 KEY_VERSION = "book-chunk/1"
-_EXTENSIONS = {"mp3": "mp3", "opus": "opus", "aac": "aac", "flac": "flac", "wav": "wav", "pcm": "pcm"}
 
 
 @dataclass(frozen=True)
@@ -202,7 +201,8 @@ def _in_order(pool, engine: Engine, items, work: Path, window: int):
 def _assemble(out: Path, work: Path, index: int, title: str, text: str, jobs, keys: list[str], sample_rate: int,
               fmt: str, chapter_key: str) -> ChapterEntry:
     stem = f"{index:02d}-{_slug(title)}"
-    audio_name, srt_name, vtt_name = f"{stem}.{_EXTENSIONS[fmt]}", f"{stem}.srt", f"{stem}.vtt"
+    # every format's file extension is its name
+    audio_name, srt_name, vtt_name = f"{stem}.{fmt}", f"{stem}.srt", f"{stem}.vtt"
     cues: list[Cue] = []
     position = 0
     with audio_file(out / audio_name, sample_rate, fmt) as write_samples:

@@ -219,51 +219,51 @@ async def _measured(pieces: AsyncIterator[AudioChunk], metrics: Metrics, backend
         metrics.rtf.labels(backend).observe((time.perf_counter() - started) / audio_s)
 
 
+async def _encoded_chunks(pieces: AsyncIterator[AudioChunk], fmt: str,
+                          sample_rate: int) -> AsyncIterator[tuple[AudioChunk | None, bytes, float]]:
+    """(chunk, its encoded bytes, where it starts in the stream in seconds) for each chunk,
+    then (None, the encoder's tail, the stream's length): the one encoding loop every
+    response shape (audio, SSE, captioned JSON) is made from."""
+    encoder, position = StreamEncoder(fmt, sample_rate), 0.0
+    async for chunk in pieces:
+        yield chunk, encoder.write(chunk.samples), position
+        position += chunk.duration
+    yield None, encoder.close(), position
+
+
 async def _captioned(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int, headers: dict,
                      f0_band: tuple[float, float]) -> JSONResponse:
     """The whole clip, its words' times and its F0 contour (what the playground draws)."""
-    encoder, position, parts, words, samples = StreamEncoder(fmt, sample_rate), 0.0, [], [], []
-    async for chunk in pieces:
-        parts.append(encoder.write(chunk.samples))
-        words += [word.shifted(position) for word in chunk.words]
-        samples.append(chunk.samples)
-        position += chunk.duration
-    parts.append(encoder.close())
+    parts, words, samples, duration = [], [], [], 0.0
+    async for chunk, data, position in _encoded_chunks(pieces, fmt, sample_rate):
+        parts.append(data)
+        duration = position
+        if chunk is not None:
+            words += [word.shifted(position) for word in chunk.words]
+            samples.append(chunk.samples)
     f0 = await run_in_threadpool(track_f0, np.concatenate(samples), sample_rate, f0_band, CONTOUR_HOP_S)
     return JSONResponse({"audio": base64.b64encode(b"".join(parts)).decode(), "audio_format": fmt,
-                         "sample_rate": int(headers["X-Sample-Rate"]), "duration_s": round(position, 3),
+                         "sample_rate": int(headers["X-Sample-Rate"]), "duration_s": round(duration, 3),
                          "timestamps": [{"word": w.word, "start_time": w.start_s, "end_time": w.end_s} for w in words],
                          "f0": {"hop_s": CONTOUR_HOP_S, "hz": [round(float(v), 1) for v in f0]}}, headers=headers)
 
 
 async def _encoded(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int) -> AsyncIterator[bytes]:
-    encoder = StreamEncoder(fmt, sample_rate)
-    async for chunk in pieces:
-        data = encoder.write(chunk.samples)
+    async for _, data, _ in _encoded_chunks(pieces, fmt, sample_rate):
         if data:
             yield data
-    tail = encoder.close()
-    if tail:
-        yield tail
 
 
 async def _sse(pieces: AsyncIterator[AudioChunk], fmt: str, sample_rate: int) -> AsyncIterator[str]:
     """OpenAI's audio deltas, each chunk's words after its audio as `speech.word` events
     (seconds from the start of the stream), then `speech.audio.done`."""
-    encoder, position = StreamEncoder(fmt, sample_rate), 0.0
 
     def event(payload: dict) -> str:
         return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n"
 
-    async for chunk in pieces:
-        data = encoder.write(chunk.samples)
+    async for chunk, data, position in _encoded_chunks(pieces, fmt, sample_rate):
         if data:
             yield event({"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
-        for word in chunk.words:
+        for word in chunk.words if chunk is not None else ():
             yield event({"type": "speech.word", **word.shifted(position).to_dict()})
-        position += chunk.duration
-    tail = encoder.close()
-    if tail:
-        yield event({"type": "speech.audio.delta", "audio": base64.b64encode(tail).decode()})
     yield event({"type": "speech.audio.done"})
-
