@@ -177,9 +177,9 @@ def test_bad_requests_fail_before_any_audio(tiny_engine):
 
 @pytest.mark.parametrize(("voice", "text", "words"), [
     ("tiny", "Hello there, how are you today?", ["Hello", "there", "how", "are", "you", "today"]),
-    ("af_kiko", "Dr. Smith paid $12.75.", ["Doctor", "Smith", "paid", "twelve", "dollars", "and", "seventy-five",
-                                          "cents"]),
+    ("af_kiko", "Dr. Smith paid $12.75.", ["Dr", "Smith", "paid", "$12.75"]),  # as written, not as read
     ("baker", "你好，世界。", ["你", "好", "世", "界"]),
+    ("baker", "價格是¥30。", ["價", "格", "是", "¥30"]),
 ])
 def test_every_voice_times_its_words(tiny_engine, voice, text, words):
     audio = tiny_engine.synthesize(text, voice=voice)
@@ -189,6 +189,32 @@ def test_every_voice_times_its_words(tiny_engine, voice, text, words):
     assert starts == sorted(starts) and all(w.start_s < w.end_s <= audio.duration for w in timed)
     speech_s = audio.duration - SENTENCE_PAUSE_S
     assert timed[-1].end_s > 0.7 * speech_s  # they cover the clip, not a corner of it
+
+
+def test_a_written_word_spans_every_word_it_is_read_as(tiny_engine):
+    written = tiny_engine.synthesize("It costs $12.75 today.", voice="tiny").info.words
+    read = tiny_engine.synthesize("It costs twelve dollars and seventy-five cents today.", voice="tiny").info.words
+    assert [w.word for w in written] == ["It", "costs", "$12.75", "today"]
+    assert written[2].start_s == read[2].start_s and written[2].end_s == read[6].end_s
+    assert written[3] == read[7]
+
+
+@pytest.mark.parametrize(("written", "normalized", "language", "pairs"), [
+    ("Call 555-0142 now.", "Call five five five, zero one four two now.", "en",
+     [("Call", "Call")] + [(w, "555-0142") for w in "five five five zero one four two".split()] + [("now", "now")]),
+    ("Dr. Smith at St. Mary's.", "Doctor Smith at Saint Mary's.", "en",
+     [("Doctor", "Dr"), ("Smith", "Smith"), ("at", "at"), ("Saint", "St"), ("Mary's", "Mary's")]),
+    ("Go 1.5 km, then stop!", "Go one point five kilometers, then stop!", "en",
+     [("Go", "Go")] + [(w, "1.5 km") for w in "one point five kilometers".split()] + [("then", "then"), ("stop", "stop")]),
+    ("I LOVE IT, U.S. team", "I love it, U.S. team", "en",
+     [("I", "I"), ("love", "LOVE"), ("it", "IT"), ("U.S", "U.S."), ("team", "team")]),
+    ("會在2026年", "会在二零二六年", "zh", [("会", "會"), ("在", "在")] + [(c, "2026") for c in "二零二六"] + [("年", "年")]),
+])
+def test_written_words_pair_with_what_normalization_made_of_them(written, normalized, language, pairs):
+    from emovox.engine.timing import WrittenWords
+
+    paired = WrittenWords.pair(written, normalized, language)
+    assert [(word, paired.written[owner]) for word, owner in zip(paired.normalized, paired.owners)] == pairs
 
 
 def test_word_times_follow_the_rate(tiny_engine):

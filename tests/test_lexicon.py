@@ -95,5 +95,6 @@ def test_the_api_takes_lexicon_entries_per_request(tiny_engine):
         aliased = httpx.post(url, json={**body, "lexicon": [{"text": "SQL", "alias": "sequel"}]}, timeout=60).json()
         bad = httpx.post(url, json={**body, "lexicon": [{"text": "SQL"}]}, timeout=60)
     assert [t["word"] for t in plain["timestamps"]][-1] == "SQL"
-    assert [t["word"] for t in aliased["timestamps"]][-1] == "sequel"
+    assert [t["word"] for t in aliased["timestamps"]][-1] == "SQL"  # the word as written, read as its alias
+    assert aliased["audio"] != plain["audio"]
     assert bad.status_code == 400 and bad.json()["error"]["param"] == "lexicon"

@@ -57,6 +57,8 @@ class Stretch:
     emotion: Emotion
     controls: Prosody
     pause_before_s: float = 0.0
+    #: The text as written (after markup), whose words the timestamps report.
+    written: str = ""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from emovox.emotion.model import Emotion
 from emovox.emotion.resolve import Calibration, Resolution, resolve
 from emovox.engine.catalogue import Entry, VoiceCatalogue
 from emovox.engine.plan import ChunkJob, Plan, Stretch
-from emovox.engine.timing import align_words
+from emovox.engine.timing import WrittenWords, align_words
 from emovox.errors import InvalidTextError
 from emovox.frontend import language as languages
 from emovox.frontend.english import Segment
@@ -111,7 +111,8 @@ class Planner:
                 normalized = self.frontend(speaker.info.language).normalize(lexicon.with_aliases(piece))
                 controls = self.calibrated(speaker.calibrated_as, span_emotion).then(span.prosody) \
                     .then(speaker.register)
-                stretch = Stretch(normalized.text, language, speaker.info.name, span_emotion, controls, pause_before)
+                stretch = Stretch(normalized.text, language, speaker.info.name, span_emotion, controls, pause_before,
+                                  written=piece)
                 parts.append(_Part(stretch, speaker, "" if speaker is entry else entry.info.name))
                 dropped.extend(ch for ch in normalized.dropped if ch not in dropped)
                 pause_before = 0.0
@@ -160,10 +161,14 @@ class Planner:
             frontend = self.frontend(part.entry.info.language)
             segments = list(frontend.segments(stretch.text, backend.max_phonemes, self.settings.first_segment_chars,
                                               lexicon))
+            written = WrittenWords.pair(stretch.written or stretch.text, stretch.text, part.entry.info.language)
+            first_word = 0
             for position, segment in enumerate(segments):
                 encoded = backend.encode(segment.phonemes)
                 words, id_words = align_words(segment.text, segment.phonemes, encoded.sources,
                                               part.entry.info.language)
+                first_word += len(words)
+                words, id_words = written.regroup(first_word - len(words), words, id_words)
                 chunk_warnings = warnings if index == 0 else ()
                 if encoded.dropped:
                     message = (f"dropped phonemes {' '.join(encoded.dropped)} unknown to {backend.name} "

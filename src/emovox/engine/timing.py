@@ -11,11 +11,17 @@ When the text and the phonemes do not have the same number of words (a hyphenate
 that espeak reads as two, an erhua syllable that reads two characters), the words are
 shared out in order: several phoneme words to one text word, or one phoneme word's ids
 split among the text words it reads.
+
+Words are reported as they were written, not as they were normalized: "$12.75" is one word
+from the start of "twelve" to the end of "cents" (`WrittenWords`), "Dr." is "Dr", and a
+lexicon's alias ("SQL" read "sequel") is the word it stands for.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,12 +29,92 @@ from emovox.types import Word
 
 _PHONEME_WORD = {"en": re.compile(r"[^\s,.!?;:…—()\"]+"), "zh": re.compile(r"[a-z]+\d")}
 _TEXT_WORD = {"en": re.compile(r"[\w'’]+(?:[-.][\w'’]+)*"), "zh": re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")}
+#: A written word: a run of non-space characters (a single character in Chinese script).
+_WRITTEN_WORD = {"en": re.compile(r"\S+"),
+                 "zh": re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]|[^\s\u3400-\u4dbf\u4e00-\u9fff]+")}
+_INITIALS = re.compile(r"(?:[^\W\d_]\.)+")
+#: Marks around a written word that are not part of it.
+_EDGE_MARKS = "\"'“”‘’«»()[]{}<>,;:!?…—–。，！？；：、《》「」『』（）"
+
+
+def _language_key(language: str) -> str:
+    return "zh" if language == "zh" else "en"
+
+
+def _written(token: str) -> str:
+    """A token as a word, edge marks off (a final period stays: see `_sentence_period_off`)."""
+    return token.strip(_EDGE_MARKS)
+
+
+def _sentence_period_off(word: str) -> str:
+    """"done." -> "done", "$5." -> "$5", "Dr." -> "Dr" (whether a period ends the sentence or
+    the abbreviation is the normalizer's guess, not the timestamps'); initials keep theirs ("U.S.")."""
+    return word[:-1] if word.endswith(".") and not _INITIALS.fullmatch(word) else word
+
+
+def _letters(word: str) -> str:
+    return "".join(ch for ch in word.lower() if ch.isalnum())
+
+
+@dataclass(frozen=True)
+class WrittenWords:
+    """The words of a stretch as written, and which of them each normalized word reads.
+
+    Written and normalized words are paired by their letters (difflib); a run that differs
+    is paired one to one when both sides have as many words ("Dr." -> "Doctor", 「說」 ->
+    「说」), otherwise the whole written run is one word ("$12.75" -> five normalized words,
+    "1.5 km" -> "one point five kilometers"). A normalized word with no written counterpart
+    joins its neighbour's.
+    """
+
+    written: tuple[str, ...]
+    normalized: tuple[str, ...]
+    #: For each normalized word, the index of the written word it reads.
+    owners: tuple[int, ...]
+
+    @classmethod
+    def pair(cls, written_text: str, normalized_text: str, language: str) -> WrittenWords:
+        key = _language_key(language)
+        written = [w for w in (_written(t) for t in _WRITTEN_WORD[key].findall(written_text)) if w]
+        normalized = _TEXT_WORD[key].findall(normalized_text)
+        matcher = difflib.SequenceMatcher(a=[_letters(w) for w in written], b=[_letters(w) for w in normalized],
+                                          autojunk=False)
+        labels: list[str] = []
+        owners: list[int | None] = [None] * len(normalized)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+                for i, j in zip(range(i1, i2), range(j1, j2)):
+                    owners[j] = len(labels)
+                    labels.append(_sentence_period_off(written[i]))
+            elif tag == "replace":
+                owners[j1:j2] = [len(labels)] * (j2 - j1)
+                labels.append(_sentence_period_off(("" if key == "zh" else " ").join(written[i1:i2])))
+        for j, owner in enumerate(owners):  # inserted words join the word before (or after) them
+            if owner is None:
+                before = next((o for o in reversed(owners[:j]) if o is not None), None)
+                after = next((o for o in owners[j + 1:] if o is not None), None)
+                owners[j] = before if before is not None else after
+        if not labels or any(owner is None for owner in owners):
+            return cls(tuple(normalized), tuple(normalized), tuple(range(len(normalized))))
+        return cls(tuple(labels), tuple(normalized), tuple(owners))
+
+    def regroup(self, first: int, words: tuple[str, ...], id_words: tuple[int, ...]) -> tuple[tuple[str, ...],
+                                                                                               tuple[int, ...]]:
+        """A segment's normalized `words` (the stretch's, from index `first`) and its ids'
+        word indices, as written words: the segment's written words, and each id's index in
+        them. A segment whose words are not the stretch's there keeps its own."""
+        if self.normalized[first:first + len(words)] != words:
+            return words, id_words
+        owners = self.owners[first:first + len(words)]
+        local = {owner: number for number, owner in enumerate(dict.fromkeys(owners))}
+        labels = tuple(self.written[owner] for owner in local)
+        return labels, tuple(-1 if w < 0 else local[owners[w]] for w in id_words)
 
 
 def align_words(text: str, phonemes: str, sources: tuple[int, ...], language: str) -> tuple[tuple[str, ...],
                                                                                              tuple[int, ...]]:
     """The words of `text`, and for each id the index of the word it sounds in (-1: none)."""
-    key = "zh" if language == "zh" else "en"
+    key = _language_key(language)
     words = tuple(_TEXT_WORD[key].findall(text))
     units = [match.span() for match in _PHONEME_WORD[key].finditer(phonemes)]
     if not words or not units:
