@@ -122,13 +122,8 @@ def align_words(text: str, phonemes: str, sources: tuple[int, ...], language: st
     unit_of = np.full(len(phonemes) + 1, -1, np.int64)
     for number, (start, end) in enumerate(units):
         unit_of[start:end] = number
-    owners: list[list[int]] = [[] for _ in units]  # the text words each phoneme word reads, in order
-    if len(words) <= len(units):
-        for number in range(len(units)):
-            owners[number].append(number * len(words) // len(units))
-    else:
-        for word in range(len(words)):
-            owners[word * len(units) // len(words)].append(word)
+    letters = [max(1, len(_letters(word))) for word in words]
+    owners = _read_by(letters, [_sound_count(phonemes[start:end]) for start, end in units])
     unit_ids: dict[int, list[int]] = {}
     for position, source in enumerate(sources):
         unit = int(unit_of[source]) if 0 <= source < len(phonemes) else -1
@@ -137,9 +132,63 @@ def align_words(text: str, phonemes: str, sources: tuple[int, ...], language: st
     id_words = [-1] * len(sources)
     for unit, positions in unit_ids.items():
         sharing = owners[unit]
+        # a phoneme word read for several text words: its ids in order, by the words' letters
+        bounds = np.cumsum([letters[w] for w in sharing]) / sum(letters[w] for w in sharing)
         for rank, position in enumerate(positions):
-            id_words[position] = sharing[min(len(sharing) - 1, rank * len(sharing) // len(positions))]
+            share = int(np.searchsorted(bounds, (rank + 0.5) / len(positions)))
+            id_words[position] = sharing[min(share, len(sharing) - 1)]
     return words, tuple(id_words)
+
+
+#: Marks in a phoneme word that are not sounds of their own.
+_NOT_SOUNDS = set("ˈˌːˑ‿͡-")
+#: What pairing words and phoneme words other than one to one costs (in log length ratio).
+_MERGE_COST = 0.6
+#: (text words, phoneme words) one step may pair.
+_STEPS = ((1, 1), (2, 1), (3, 1), (1, 2), (1, 3))
+
+
+def _sound_count(unit: str) -> int:
+    return max(1, sum(ch not in _NOT_SOUNDS for ch in unit))
+
+
+def _read_by(letters: list[int], sounds: list[int]) -> list[list[int]]:
+    """For each phoneme word, the text words it reads, in order.
+
+    As many phoneme words as text words pair one to one. Otherwise espeak has read some
+    words together ("of the" -> "ʌvðə") or one word as several ("twenty-six"): a dynamic
+    program pairs them in order, one, two or three at a time, so that each group's sounds
+    fit its letters (at this segment's own sounds-per-letter rate), any pairing but one to
+    one paying `_MERGE_COST`."""
+    n, m = len(letters), len(sounds)
+    if n == m:
+        return [[i] for i in range(n)]
+    rate = sum(sounds) / sum(letters)
+    cost = np.full((n + 1, m + 1), np.inf)
+    step_of = np.zeros((n + 1, m + 1, 2), np.int64)
+    cost[0, 0] = 0.0
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if not np.isfinite(cost[i, j]):
+                continue
+            for di, dj in _STEPS:
+                if i + di > n or j + dj > m:
+                    continue
+                fit = abs(np.log((sum(sounds[j:j + dj]) + 0.5) / (rate * sum(letters[i:i + di]) + 0.5)))
+                total = cost[i, j] + fit + (0.0 if (di, dj) == (1, 1) else _MERGE_COST * (di + dj - 2))
+                if total < cost[i + di, j + dj]:
+                    cost[i + di, j + dj] = total
+                    step_of[i + di, j + dj] = (di, dj)
+    if not np.isfinite(cost[n, m]):  # more than three to one somewhere: share them out evenly
+        return [[w for w in range(n) if w * m // n == u] or [u * n // m] for u in range(m)]
+    owners: list[list[int]] = [[] for _ in range(m)]
+    i, j = n, m
+    while i or j:
+        di, dj = (int(x) for x in step_of[i, j])
+        for unit in range(j - dj, j):
+            owners[unit] = list(range(i - di, i))
+        i, j = i - di, j - dj
+    return owners
 
 
 def word_times(words: tuple[str, ...], id_words: tuple[int, ...], spans: np.ndarray, rate: int,
@@ -158,4 +207,10 @@ def word_times(words: tuple[str, ...], id_words: tuple[int, ...], spans: np.ndar
     def seconds(sample: int) -> float:
         return round(float(offset_s + min(max(int(sample) - int(trimmed_from), 0), int(length)) / rate), 3)
 
-    return tuple(Word(words[w], seconds(start), seconds(end)) for w, (start, end) in sorted(bounds.items()))
+    timed = [[w, seconds(start), seconds(end)] for w, (start, end) in sorted(bounds.items())]
+    if timed:  # the kept audio is cut at the first and last sound: the chunk's first word starts
+        # with it (the model's own boundary lies after the lead-in it drew from its start symbols)
+        # and its last word ends with it
+        timed[0][1] = seconds(trimmed_from)
+        timed[-1][2] = max(timed[-1][2], seconds(trimmed_from + length))
+    return tuple(Word(words[w], start, end) for w, start, end in timed)
