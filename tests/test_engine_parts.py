@@ -232,6 +232,19 @@ def test_words_are_shared_out_when_text_and_phonemes_disagree():
     assert id_words[0] == 0 and id_words[10] == 0 and id_words[14] == 1 and id_words[7] == -1  # spaces: no word
 
 
+def test_words_espeak_reads_together_keep_the_words_around_them_in_place():
+    from emovox.engine.timing import align_words
+
+    phonemes = "plˈiːz kˈiːp ðɪ ˈɛnd ʌvðə dʒˈɜːni"  # espeak: "of the" is one phoneme word
+    words, id_words = align_words("Please keep the end of the journey", phonemes, tuple(range(len(phonemes))), "en")
+    heard = {}
+    for position, word in enumerate(id_words):
+        if word >= 0:
+            heard[words[word]] = heard.get(words[word], "") + phonemes[position]
+    assert heard == {"Please": "plˈiːz", "keep": "kˈiːp", "the": "ðɪðə", "end": "ˈɛnd", "of": "ʌv",
+                     "journey": "dʒˈɜːni"}
+
+
 def test_dialogue_in_quotes_takes_its_own_emotion(tiny_engine):
     text = 'She said, “Run, now!” and waited. [sad] "Why?" he asked.'
     plan = tiny_engine.plan(text, options=SpeechOptions(voice="tiny", dialogue_emotion="very afraid"))
