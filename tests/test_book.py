@@ -126,7 +126,10 @@ def test_a_book_becomes_chapters_with_subtitles_and_a_manifest(tiny_engine, book
         vtt = (out / chapter["vtt"]).read_text("utf-8")
         assert srt.count(" --> ") == chapter["sentences"] == vtt.count(" --> ") and vtt.startswith("WEBVTT")
     first = (out / manifest["chapters"][0]["srt"]).read_text("utf-8")
-    assert "Doctor Smith" in first and "twelve dollars and seventy-five cents" in first
+    # subtitles show the text as written, not as it is read aloud
+    assert "Dr. Smith left home on March 14th at 7:30 AM." in first and "She had $12.75 and a map." in first
+    assert '"Is it far?"' in first and "Doctor" not in first
+    assert "[happy]" not in (out / manifest["chapters"][1]["srt"]).read_text("utf-8")
     assert events[-1].event == "done" and events[-1].rendered == sum(c["sentences"] for c in manifest["chapters"])
     again = []
     make_book(tiny_engine, read_book(book_file), out, SpeechOptions(voice="tiny"), "flac", on_progress=again.append)

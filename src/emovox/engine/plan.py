@@ -41,6 +41,9 @@ class ChunkJob:
     #: The words of `text`, and for each id the word it sounds in (-1: none), for timestamps.
     words: tuple[str, ...] = ()
     id_words: tuple[int, ...] = ()
+    #: `text` as it was written ("$12.75", not "twelve dollars and seventy-five cents"), for
+    #: subtitles ("" where not known).
+    written: str = ""
 
     @property
     def cache_key(self) -> tuple:

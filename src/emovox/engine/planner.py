@@ -168,6 +168,7 @@ class Planner:
                 words, id_words = align_words(segment.text, segment.phonemes, encoded.sources,
                                               part.entry.info.language)
                 first_word += len(words)
+                as_written = written.text_of(first_word - len(words), len(words))
                 words, id_words = written.regroup(first_word - len(words), words, id_words)
                 chunk_warnings = warnings if index == 0 else ()
                 if encoded.dropped:
@@ -184,7 +185,7 @@ class Planner:
                                phonemes=segment.phonemes, index=index, pause_before_s=pause_before,
                                pause_after_s=pause / (speed * stretch.controls.speed), output_rate=output_rate,
                                warnings=chunk_warnings, match_level_of=part.match_level_of, words=words,
-                               id_words=id_words)
+                               id_words=id_words, written=as_written)
                 pause_before = 0.0
                 index += 1
 

@@ -33,6 +33,7 @@ _TEXT_WORD = {"en": re.compile(r"[\w'’]+(?:[-.][\w'’]+)*"), "zh": re.compile
 _WRITTEN_WORD = {"en": re.compile(r"\S+"),
                  "zh": re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]|[^\s\u3400-\u4dbf\u4e00-\u9fff]+")}
 _INITIALS = re.compile(r"(?:[^\W\d_]\.)+")
+_CLOSING_MARKS = set(",.!?;:…。，！？；：、」』》）)]”’\"'")
 #: Marks around a written word that are not part of it.
 _EDGE_MARKS = "\"'“”‘’«»()[]{}<>,;:!?…—–。，！？；：、《》「」『』（）"
 
@@ -71,24 +72,32 @@ class WrittenWords:
     normalized: tuple[str, ...]
     #: For each normalized word, the index of the written word it reads.
     owners: tuple[int, ...]
+    #: The written text, and where each written word stands in it (with the marks around it).
+    text: str = ""
+    spans: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def pair(cls, written_text: str, normalized_text: str, language: str) -> WrittenWords:
         key = _language_key(language)
-        written = [w for w in (_written(t) for t in _WRITTEN_WORD[key].findall(written_text)) if w]
+        tokens = [(_written(match.group()), match.span()) for match in _WRITTEN_WORD[key].finditer(written_text)]
+        tokens = [(word, span) for word, span in tokens if word]
+        written = [word for word, _ in tokens]
         normalized = _TEXT_WORD[key].findall(normalized_text)
         matcher = difflib.SequenceMatcher(a=[_letters(w) for w in written], b=[_letters(w) for w in normalized],
                                           autojunk=False)
         labels: list[str] = []
+        spans: list[tuple[int, int]] = []
         owners: list[int | None] = [None] * len(normalized)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
                 for i, j in zip(range(i1, i2), range(j1, j2)):
                     owners[j] = len(labels)
                     labels.append(_sentence_period_off(written[i]))
+                    spans.append(tokens[i][1])
             elif tag == "replace":
                 owners[j1:j2] = [len(labels)] * (j2 - j1)
                 labels.append(_sentence_period_off(("" if key == "zh" else " ").join(written[i1:i2])))
+                spans.append((tokens[i1][1][0], tokens[i2 - 1][1][1]))
         for j, owner in enumerate(owners):  # inserted words join the word before (or after) them
             if owner is None:
                 before = next((o for o in reversed(owners[:j]) if o is not None), None)
@@ -96,7 +105,17 @@ class WrittenWords:
                 owners[j] = before if before is not None else after
         if not labels or any(owner is None for owner in owners):
             return cls(tuple(normalized), tuple(normalized), tuple(range(len(normalized))))
-        return cls(tuple(labels), tuple(normalized), tuple(owners))
+        return cls(tuple(labels), tuple(normalized), tuple(owners), written_text, tuple(spans))
+
+    def text_of(self, first: int, count: int) -> str:
+        """The written text that normalized words `first` to `first + count` read, with the
+        punctuation written around them ("" where not known)."""
+        if not self.spans or count <= 0 or first + count > len(self.owners):
+            return ""
+        start, end = self.spans[self.owners[first]][0], self.spans[self.owners[first + count - 1]][1]
+        while end < len(self.text) and self.text[end] in _CLOSING_MARKS:  # "你好！": the mark is no word of its own
+            end += 1
+        return self.text[start:end]
 
     def regroup(self, first: int, words: tuple[str, ...], id_words: tuple[int, ...]) -> tuple[tuple[str, ...],
                                                                                                tuple[int, ...]]:

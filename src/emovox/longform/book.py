@@ -211,7 +211,7 @@ def _assemble(out: Path, work: Path, index: int, title: str, text: str, jobs, ke
             write_samples(samples)
             start = position / sample_rate + job.pause_before_s
             end = (position + len(samples)) / sample_rate - job.pause_after_s
-            cues.append(Cue(round(start, 3), round(max(start, end), 3), job.text))
+            cues.append(Cue(round(start, 3), round(max(start, end), 3), job.written or job.text))
             position += len(samples)
     _write_text(out / srt_name, srt_text(cues))
     _write_text(out / vtt_name, vtt_text(cues))
