@@ -6,7 +6,8 @@ First `emovox bench --quick` for the batch profile (its best audio seconds per w
 through the scheduler, per voice), then a three-chapter Markdown book made of the bench's
 own sentences (each once, shuffled: both measure the same text, and a repeated sentence
 would be synthesized once, its chunk keyed by content) through `make_book` with the batch
-profile's engine and workers, the audio cache off, into a fresh directory each time.
+profile's engine and workers (warmed up first, as the bench's is), the audio cache off,
+into a fresh directory each time.
 Prints both. `--generated` reads a book of generated sentences instead.
 """
 
@@ -60,6 +61,7 @@ def main() -> None:
              for v in suite.run(["batch"], config)["profiles"][0]["voices"]}
     chosen = dataclasses.replace(profile("batch"), audio_cache_mb=0)  # every chunk synthesized
     engine = chosen.engine()
+    engine.warmup(args.voices)  # as the bench does: sessions loaded, one inference run, before timing
     print("| voice | emovox bench, batch (audio s/s) | book (audio s/s, median of repeats) | runs |\n|---|---|---|---|")
     for voice in args.voices:
         runs = []

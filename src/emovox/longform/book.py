@@ -2,9 +2,9 @@
 
 For each chapter the engine plans the text once; each chunk (a sentence or a clause) is
 keyed by its content (the job: ids, voice, speed, controls, pauses) and its finished audio
-is kept in `DIR/.emovox-work/` as it is made. A chapter's audio file, its `.srt` and `.vtt`
-are assembled from those pieces once all of them exist, and `manifest.json` is rewritten
-after every chapter. Every file is written atomically (paths.written_atomically), so a
+is kept in `DIR/.emovox-work/` as it is made. A chapter's audio file is encoded from those
+chunks in the order of the text as they come, its `.srt` and `.vtt` written when its last
+chunk is in, and `manifest.json` is rewritten after every chapter. Every file is written atomically (paths.written_atomically), so a
 process killed at any moment, SIGKILL included, leaves finished files or none; running the
 same command again renders only what is missing and, the models being deterministic and
 the encoders bit-exact, writes the same bytes an uninterrupted run would.
@@ -13,6 +13,7 @@ the encoders bit-exact, writes the same bytes an uninterrupted run would.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import hashlib
 import json
 import re
@@ -84,6 +85,42 @@ def chunk_key(job: ChunkJob) -> str:
     return hashlib.sha256(f"{KEY_VERSION}|{content!r}".encode()).hexdigest()
 
 
+class _ChapterWriter:
+    """A chapter's audio file, written chunk by chunk in the order of the text as the chunks
+    are made (so encoding overlaps synthesis from the first chunk, and the book's last
+    chapter leaves only its last chunk to encode), with the subtitle cues that go with it.
+    The file appears under its name only when `close` is called: see `audio_file`."""
+
+    def __init__(self, out: Path, index: int, title: str, sample_rate: int, fmt: str) -> None:
+        stem = f"{index:02d}-{_slug(title)}"
+        # every format's file extension is its name
+        self.audio, self.srt, self.vtt = f"{stem}.{fmt}", f"{stem}.srt", f"{stem}.vtt"
+        self._out, self._sample_rate, self._fmt = out, sample_rate, fmt
+        self._file = contextlib.ExitStack()
+        self._write = None
+        self.cues: list[Cue] = []
+        self.position = 0
+
+    def add(self, job: ChunkJob, samples: np.ndarray) -> None:
+        if self._write is None:
+            self._write = self._file.enter_context(audio_file(self._out / self.audio, self._sample_rate, self._fmt))
+        self._write(samples)
+        start = self.position / self._sample_rate + job.pause_before_s
+        end = (self.position + len(samples)) / self._sample_rate - job.pause_after_s
+        self.cues.append(Cue(round(start, 3), round(max(start, end), 3), job.written or job.text))
+        self.position += len(samples)
+
+    def close(self) -> None:
+        """The audio file complete and in place, then its subtitles."""
+        self._file.close()
+        _write_text(self._out / self.srt, srt_text(self.cues))
+        _write_text(self._out / self.vtt, vtt_text(self.cues))
+
+    def abandon(self) -> None:
+        """A run that failed: the unfinished file is removed, never renamed into place."""
+        self._file.__exit__(RuntimeError, RuntimeError("book abandoned"), None)
+
+
 @dataclass
 class _Chapter:
     """A chapter in flight: its plan, its chunks' keys, and how many of them are made."""
@@ -96,6 +133,9 @@ class _Chapter:
     key: str
     progress: Progress
     done: int = 0
+    #: The manifest entry of an earlier run whose files are still there: nothing to write.
+    reused: dict | None = None
+    writer: _ChapterWriter | None = None
 
 
 def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt: str = "mp3", workers: int = 1,
@@ -104,9 +144,9 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
 
     The chunks of the whole book go through `workers` synthesis threads as one stream in the
     order of the text (a chapter is planned when the stream reaches it, so a short chapter
-    never leaves a worker idle at its end); each chapter is encoded in a thread of its own
-    as soon as its last chunk exists, while the next ones are synthesized. With `m4b`, the
-    whole book also goes into one `.m4b` with chapter marks."""
+    never leaves a worker idle at its end); one writer thread encodes each chapter chunk by
+    chunk, in order, as the chunks come, while the next ones are synthesized. With `m4b`,
+    the whole book also goes into one `.m4b` with chapter marks."""
     check_format(fmt)
     out = Path(out)
     work = out / WORK_DIR
@@ -129,39 +169,60 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
             state = _Chapter(index, chapter.title, chapter.text, plan, keys,
                              hashlib.sha256("|".join([fmt, chapter.title, *keys]).encode()).hexdigest(),
                              Progress("chapter", index, len(book.chapters), chapter.title, chunks=len(keys)))
+            entry = previous.get(index)
+            if entry and entry.get("key") == state.key and _outputs_exist(out, entry):
+                state.reused = entry
+            else:
+                state.writer = _ChapterWriter(out, index, chapter.title, plan.sample_rate, fmt)
             states.append(state)
             report(state.progress)
             for job, key in zip(plan.jobs, keys):
                 yield state, job, key
 
     def finish_chapter(state: _Chapter) -> None:
-        entry = previous.get(state.index)
-        if not (entry and entry.get("key") == state.key and _outputs_exist(out, entry)):
-            entry = asdict(_assemble(out, work, state.index, state.title, state.text, state.plan.jobs, state.keys,
-                                     state.plan.sample_rate, fmt, state.key))
+        entry = state.reused
+        if entry is None:
+            writer = state.writer
+            writer.close()
+            entry = asdict(ChapterEntry(index=state.index, title=state.title, audio=writer.audio, srt=writer.srt,
+                                        vtt=writer.vtt, duration_s=round(writer.position / state.plan.sample_rate, 3),
+                                        sentences=len(state.keys), words=len(re.findall(r"\w+", state.text)),
+                                        key=state.key))
         manifest["chapters"].append(entry)
         _write_manifest(out, manifest)
         report(replace(state.progress, event="chapter_done", chunks_done=len(state.keys), elapsed_s=_since(run)))
 
     window = 4 * max(1, workers)
-    with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool, \
-            concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="emovox-chapter") as assembler:
-        assembled = []
-        for state, job, key, samples in _in_order(pool, engine, chunks(), work, window):
-            if samples is not None:  # made now (else: by an earlier run)
-                with written_atomically(_piece(work, key)) as partial:
-                    partial.write_bytes(np.ascontiguousarray(samples, dtype="<f4").tobytes())
-                run.rendered += 1
-                run.audio_s += len(samples) / job.output_rate
-            else:
-                run.audio_s += _piece(work, key).stat().st_size / 4 / job.output_rate
-            state.done += 1
-            report(replace(state.progress, event="chunk", chunks_done=state.done, rendered=run.rendered,
-                           audio_s=run.audio_s, elapsed_s=_since(run)))
-            if state.done == len(state.keys):  # one at a time, in order: the manifest lists finished chapters
-                assembled.append(assembler.submit(finish_chapter, state))
-        for future in assembled:
-            future.result()  # an encoder's error surfaces here
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool, \
+                concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="emovox-chapter") as assembler:
+            # one writer thread, fed in the order of the text: chunks, then their chapter's end
+            assembled = []
+            for state, job, key, samples in _in_order(pool, engine, chunks(), work, window):
+                if samples is not None:  # made now (else: by an earlier run)
+                    with written_atomically(_piece(work, key)) as partial:
+                        partial.write_bytes(np.ascontiguousarray(samples, dtype="<f4").tobytes())
+                    run.rendered += 1
+                    run.audio_s += len(samples) / job.output_rate
+                else:
+                    run.audio_s += _piece(work, key).stat().st_size / 4 / job.output_rate
+                if state.writer is not None:
+                    assembled.append(assembler.submit(state.writer.add, job, samples if samples is not None
+                                                      else np.fromfile(_piece(work, key), dtype="<f4")))
+                state.done += 1
+                report(replace(state.progress, event="chunk", chunks_done=state.done, rendered=run.rendered,
+                               audio_s=run.audio_s, elapsed_s=_since(run)))
+                if state.done == len(state.keys):
+                    assembled.append(assembler.submit(finish_chapter, state))
+                while assembled and (assembled[0].done() or len(assembled) > window):
+                    assembled.pop(0).result()  # an encoder's error surfaces here; a slow one holds the stream back
+            for future in assembled:
+                future.result()
+    except BaseException:
+        for state in states:
+            if state.writer is not None:
+                state.writer.abandon()
+        raise
     if m4b:
         manifest["m4b"], manifest["m4b_key"] = _audiobook(out, work, book.title, states, earlier.get("m4b_key"))
     manifest["complete"] = True
@@ -196,28 +257,6 @@ def _in_order(pool, engine: Engine, items, work: Path, window: int):
             yield state_, job_, key_, None if future_ is None else future_.result().samples
     for state_, job_, key_, future_ in pending:
         yield state_, job_, key_, None if future_ is None else future_.result().samples
-
-
-def _assemble(out: Path, work: Path, index: int, title: str, text: str, jobs, keys: list[str], sample_rate: int,
-              fmt: str, chapter_key: str) -> ChapterEntry:
-    stem = f"{index:02d}-{_slug(title)}"
-    # every format's file extension is its name
-    audio_name, srt_name, vtt_name = f"{stem}.{fmt}", f"{stem}.srt", f"{stem}.vtt"
-    cues: list[Cue] = []
-    position = 0
-    with audio_file(out / audio_name, sample_rate, fmt) as write_samples:
-        for job, key in zip(jobs, keys):
-            samples = np.fromfile(_piece(work, key), dtype="<f4")
-            write_samples(samples)
-            start = position / sample_rate + job.pause_before_s
-            end = (position + len(samples)) / sample_rate - job.pause_after_s
-            cues.append(Cue(round(start, 3), round(max(start, end), 3), job.written or job.text))
-            position += len(samples)
-    _write_text(out / srt_name, srt_text(cues))
-    _write_text(out / vtt_name, vtt_text(cues))
-    return ChapterEntry(index=index, title=title, audio=audio_name, srt=srt_name, vtt=vtt_name,
-                        duration_s=round(position / sample_rate, 3), sentences=len(jobs),
-                        words=len(re.findall(r"\w+", text)), key=chapter_key)
 
 
 def _piece(work: Path, key: str) -> Path:
