@@ -4,10 +4,11 @@ For each chapter the engine plans the text once; each chunk (a sentence or a cla
 keyed by its content (the job: ids, voice, speed, controls, pauses) and its finished audio
 is kept in `DIR/.emovox-work/` as it is made. A chapter's audio file is encoded from those
 chunks in the order of the text as they come, its `.srt` and `.vtt` written when its last
-chunk is in, and `manifest.json` is rewritten after every chapter. Every file is written atomically (paths.written_atomically), so a
-process killed at any moment, SIGKILL included, leaves finished files or none; running the
-same command again renders only what is missing and, the models being deterministic and
-the encoders bit-exact, writes the same bytes an uninterrupted run would.
+chunk is in, and `manifest.json` is rewritten after every chapter. Every file is written
+atomically (paths.written_atomically), so a process killed at any moment, SIGKILL
+included, leaves finished files or none; running the same command again renders only what
+is missing and, the models being deterministic and the encoders bit-exact, writes the same
+bytes an uninterrupted run would.
 """
 
 from __future__ import annotations
