@@ -19,7 +19,10 @@ lexicon's alias ("SQL" read "sequel") is the word it stands for.
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import itertools
+import math
 import re
 from dataclasses import dataclass
 
@@ -57,11 +60,44 @@ def _letters(word: str) -> str:
     return "".join(ch for ch in word.lower() if ch.isalnum())
 
 
+#: Where written and normalized words differ, difflib pairs them within this many words of
+#: each side: one written word can be read as dozens ("555-0142", a URL), and normalization
+#: seldom drops a written word.
+_REACHES = ((4, 16), (16, 80))
+
+
+def _in_step(written: list[str], normalized: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib-style opcodes pairing two word sequences that mostly agree, in linear time (a
+    book's chapter is tens of thousands of words, and difflib is quadratic on them).
+
+    Runs of equal words are paired as they come; where the two differ, difflib pairs a
+    bounded stretch of each side and the first block it finds there is kept."""
+    opcodes, i, j = [], 0, 0
+    while i < len(written) and j < len(normalized):
+        if written[i] == normalized[j]:
+            start_i, start_j = i, j
+            while i < len(written) and j < len(normalized) and written[i] == normalized[j]:
+                i, j = i + 1, j + 1
+            opcodes.append(("equal", start_i, i, start_j, j))
+            continue
+        for reach_i, reach_j in _REACHES:  # a near agreement is the usual case: look close first
+            window = difflib.SequenceMatcher(a=written[i:i + reach_i], b=normalized[j:j + reach_j], autojunk=False)
+            blocks = window.get_opcodes()
+            if len(blocks) > 1:  # the two agree again within the window
+                break
+        tag, i1, i2, j1, j2 = blocks[0]  # not "equal": the first words differ
+        opcodes.append((tag, i + i1, i + i2, j + j1, j + j2))
+        i, j = i + i2, j + j2
+    if j < len(normalized):
+        opcodes.append(("insert", i, i, j, len(normalized)))
+    return opcodes
+
+
 @dataclass(frozen=True)
 class WrittenWords:
     """The words of a stretch as written, and which of them each normalized word reads.
 
-    Written and normalized words are paired by their letters (difflib); a run that differs
+    Written and normalized words are paired by their letters (`_in_step`); a run that differs
     is paired one to one when both sides have as many words ("Dr." -> "Doctor", 「說」 ->
     「说」), otherwise the whole written run is one word ("$12.75" -> five normalized words,
     "1.5 km" -> "one point five kilometers"). A normalized word with no written counterpart
@@ -83,12 +119,11 @@ class WrittenWords:
         tokens = [(word, span) for word, span in tokens if word]
         written = [word for word, _ in tokens]
         normalized = _TEXT_WORD[key].findall(normalized_text)
-        matcher = difflib.SequenceMatcher(a=[_letters(w) for w in written], b=[_letters(w) for w in normalized],
-                                          autojunk=False)
+        opcodes = _in_step([_letters(w) for w in written], [_letters(w) for w in normalized])
         labels: list[str] = []
         spans: list[tuple[int, int]] = []
         owners: list[int | None] = [None] * len(normalized)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for tag, i1, i2, j1, j2 in opcodes:
             if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
                 for i, j in zip(range(i1, i2), range(j1, j2)):
                     owners[j] = len(labels)
@@ -138,23 +173,27 @@ def align_words(text: str, phonemes: str, sources: tuple[int, ...], language: st
     units = [match.span() for match in _PHONEME_WORD[key].finditer(phonemes)]
     if not words or not units:
         return words, tuple(-1 for _ in sources)
-    unit_of = np.full(len(phonemes) + 1, -1, np.int64)
+    unit_of = [-1] * (len(phonemes) + 1)
     for number, (start, end) in enumerate(units):
-        unit_of[start:end] = number
+        unit_of[start:end] = [number] * (end - start)
     letters = [max(1, len(_letters(word))) for word in words]
     owners = _read_by(letters, [_sound_count(phonemes[start:end]) for start, end in units])
     unit_ids: dict[int, list[int]] = {}
     for position, source in enumerate(sources):
-        unit = int(unit_of[source]) if 0 <= source < len(phonemes) else -1
+        unit = unit_of[source] if 0 <= source < len(phonemes) else -1
         if unit >= 0:
             unit_ids.setdefault(unit, []).append(position)
     id_words = [-1] * len(sources)
     for unit, positions in unit_ids.items():
         sharing = owners[unit]
+        if len(sharing) == 1:
+            for position in positions:
+                id_words[position] = sharing[0]
+            continue
         # a phoneme word read for several text words: its ids in order, by the words' letters
-        bounds = np.cumsum([letters[w] for w in sharing]) / sum(letters[w] for w in sharing)
+        bounds = list(itertools.accumulate(letters[w] for w in sharing))
         for rank, position in enumerate(positions):
-            share = int(np.searchsorted(bounds, (rank + 0.5) / len(positions)))
+            share = bisect.bisect_left(bounds, (rank + 0.5) / len(positions) * bounds[-1])
             id_words[position] = sharing[min(share, len(sharing) - 1)]
     return words, tuple(id_words)
 
@@ -163,6 +202,8 @@ def align_words(text: str, phonemes: str, sources: tuple[int, ...], language: st
 _NOT_SOUNDS = set("ˈˌːˑ‿͡-")
 #: What pairing words and phoneme words other than one to one costs (in log length ratio).
 _MERGE_COST = 0.6
+#: How far the pairing may stray from the straight path that the word counts allow.
+_BAND = 3
 #: (text words, phoneme words) one step may pair.
 _STEPS = ((1, 1), (2, 1), (3, 1), (1, 2), (1, 3))
 
@@ -183,27 +224,29 @@ def _read_by(letters: list[int], sounds: list[int]) -> list[list[int]]:
     if n == m:
         return [[i] for i in range(n)]
     rate = sum(sounds) / sum(letters)
-    cost = np.full((n + 1, m + 1), np.inf)
-    step_of = np.zeros((n + 1, m + 1, 2), np.int64)
-    cost[0, 0] = 0.0
+    # the path's j - i only drifts from 0 to m - n: a band around that keeps this linear
+    low, high = min(0, m - n) - _BAND, max(0, m - n) + _BAND
+    cost: dict[tuple[int, int], float] = {(0, 0): 0.0}
+    step_of: dict[tuple[int, int], tuple[int, int]] = {}
     for i in range(n + 1):
-        for j in range(m + 1):
-            if not np.isfinite(cost[i, j]):
+        for j in range(max(0, i + low), min(m, i + high) + 1):
+            here = cost.get((i, j))
+            if here is None:
                 continue
             for di, dj in _STEPS:
-                if i + di > n or j + dj > m:
+                if i + di > n or j + dj > m or not low <= (j + dj) - (i + di) <= high:
                     continue
-                fit = abs(np.log((sum(sounds[j:j + dj]) + 0.5) / (rate * sum(letters[i:i + di]) + 0.5)))
-                total = cost[i, j] + fit + (0.0 if (di, dj) == (1, 1) else _MERGE_COST * (di + dj - 2))
-                if total < cost[i + di, j + dj]:
+                fit = abs(math.log((sum(sounds[j:j + dj]) + 0.5) / (rate * sum(letters[i:i + di]) + 0.5)))
+                total = here + fit + (0.0 if (di, dj) == (1, 1) else _MERGE_COST * (di + dj - 2))
+                if total < cost.get((i + di, j + dj), math.inf):
                     cost[i + di, j + dj] = total
                     step_of[i + di, j + dj] = (di, dj)
-    if not np.isfinite(cost[n, m]):  # more than three to one somewhere: share them out evenly
+    if (n, m) not in cost:  # more than three to one somewhere: share them out evenly
         return [[w for w in range(n) if w * m // n == u] or [u * n // m] for u in range(m)]
     owners: list[list[int]] = [[] for _ in range(m)]
     i, j = n, m
     while i or j:
-        di, dj = (int(x) for x in step_of[i, j])
+        di, dj = step_of[i, j]
         for unit in range(j - dj, j):
             owners[unit] = list(range(i - di, i))
         i, j = i - di, j - dj
