@@ -27,10 +27,16 @@ $(FAST_STAMP): pyproject.toml $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-# Debian's chromium for the playground's browser test (Playwright drives it; no browser download).
+# Debian's chromium for the playground's browser test (Playwright drives it; no browser download),
+# and Debian's PostgreSQL for the shared voice store's tests: the tests start servers of their
+# own (tools/local_postgres.py), so the package is told not to create and start a system cluster.
 $(TEST_STAMP): pyproject.toml $(FAST_STAMP)
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
-	$(BIN)/pip install --quiet -e '.[test,parity]'
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+		mkdir -p /etc/postgresql-common && \
+		echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf && \
+		apt-get update -qq && apt-get install -y -qq postgresql; }
+	$(BIN)/pip install --quiet -e '.[test,parity,postgres]'
 	touch $@
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)

@@ -8,6 +8,7 @@ no browser. Tests that need those say so with a marker, and every marked test is
     models    the real voices (PyPI model packages, Whisper, the speaker encoder)
     mandarin  the Mandarin voice from `make zh-models`
     browser   Debian's chromium, driven by Playwright
+    postgres  a PostgreSQL server of the test run's own (Debian's package, tools/local_postgres.py)
 """
 
 import os
@@ -16,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
-# Cloned voices and bench results go to a home of the test run's own, never the user's.
+# Cloned voices and bench results go to a home of the test run's own, never the user's,
+# and to its SQLite store even where the shell points EMOVOX_STORE at a cluster's.
 os.environ["EMOVOX_HOME"] = tempfile.mkdtemp(prefix="emovox-test-home-")
+os.environ.pop("EMOVOX_STORE", None)
 
-NEEDS = ("models", "mandarin", "browser")
+NEEDS = ("models", "mandarin", "browser", "postgres")
 #: Fixtures that stand for the real models: a test using one needs them.
 MODEL_FIXTURES = {"engine", "transcriber"}
 
@@ -45,6 +48,37 @@ def transcriber():
     from emovox.bench.intelligibility import Transcriber
 
     return Transcriber()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server of this test run's own (stopped by its PID at the end)."""
+    import shutil
+
+    import local_postgres
+
+    directory = Path(tempfile.mkdtemp(prefix="emovox-pg-"))  # not under pytest's 0700 tmp: the server's user reads it
+    try:
+        local_postgres.start(directory)
+        yield directory
+    finally:
+        local_postgres.stop(directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server, request) -> str:
+    """A fresh, empty database on the test run's server, for one test."""
+    import uuid
+
+    import psycopg
+
+    import local_postgres
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(local_postgres.url(postgres_server), autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    return local_postgres.url(postgres_server, name)
 
 
 @pytest.fixture(scope="session")

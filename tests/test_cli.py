@@ -136,4 +136,4 @@ def test_book_makes_chapters_with_a_real_voice(tmp_path):
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text("utf-8"))
     assert manifest["complete"] and [c["title"] for c in manifest["chapters"]] == ["One", "Two"]
     assert soundfile.info(str(tmp_path / "out" / manifest["chapters"][0]["audio"])).format == "MP3"
-    assert "seven fifteen" in (tmp_path / "out" / manifest["chapters"][0]["srt"]).read_text("utf-8")
+    assert "The bus left at 7:15 AM." in (tmp_path / "out" / manifest["chapters"][0]["srt"]).read_text("utf-8")

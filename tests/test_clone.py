@@ -15,7 +15,8 @@ import soundfile
 from emovox import from_packages
 from emovox.voices.clone import clone
 from emovox.voices.encoder import SpeakerEncoder, similarity
-from emovox.voices.store import VoiceStore, VoiceStoreError
+from emovox.voices.sqlite_store import SqliteVoiceStore as VoiceStore
+from emovox.voices.store import VoiceStoreError
 
 pytestmark = pytest.mark.models
 

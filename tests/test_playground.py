@@ -20,7 +20,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--
 @pytest.fixture(scope="module")
 def page_server(tmp_path_factory):
     from emovox import from_packages
-    from emovox.voices.store import VoiceStore
+    from emovox.voices.sqlite_store import SqliteVoiceStore as VoiceStore
 
     home = tmp_path_factory.mktemp("playground-home")
     app = create_app(from_packages(home=home), ServerSettings(warmup=False), VoiceStore(home))

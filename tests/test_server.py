@@ -233,7 +233,7 @@ def test_repeated_text_is_served_from_the_caches(server):
 def cloning_server(tmp_path_factory):
     """A server over its own engine and store, so uploaded voices stay out of other tests."""
     from emovox import from_packages
-    from emovox.voices.store import VoiceStore
+    from emovox.voices.sqlite_store import SqliteVoiceStore as VoiceStore
 
     home = tmp_path_factory.mktemp("server-home")
     app = create_app(from_packages(home=home), ServerSettings(warmup=False, max_upload_bytes=2_000_000),

@@ -18,7 +18,7 @@ import soundfile
 from emovox.server.app import ServerSettings, create_app
 from emovox.server.background import BackgroundServer
 from emovox.server.scheduler import Busy, Scheduler, SchedulerSettings
-from emovox.voices.store import VoiceStore
+from emovox.voices.sqlite_store import SqliteVoiceStore as VoiceStore
 
 _HANZI = "我们明天一起去公园散步然后吃饭看电影读书写字唱歌跳舞学习工作休息"
 

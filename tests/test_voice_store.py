@@ -1,4 +1,6 @@
-"""The voice store on a real SQLite file: round trips, names, export/import, killed writers."""
+"""The voice stores, each on the real thing: SQLite files, and a PostgreSQL server of the test
+run's own. Round trips, names, export/import and killed writers on both; on PostgreSQL also
+what a cluster needs: many processes, one schema, and every change heard by every listener."""
 
 from __future__ import annotations
 
@@ -10,7 +12,34 @@ import time
 import numpy as np
 import pytest
 
-from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError
+from emovox.voices.store import StoredVoice, VoiceStoreError, open_store
+
+STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=STORES)
+def make_store(request, tmp_path):
+    """`make_store(place)`: a store of this kind; the same place opens the same store."""
+    if request.param == "sqlite":
+        return lambda place="a": open_store(tmp_path / place)
+    postgres_url = request.getfixturevalue("postgres_url")
+    databases = {}
+
+    def make(place="a"):
+        if place not in databases:
+            databases[place] = postgres_url if not databases else _another_database(postgres_url, place)
+        return open_store(tmp_path / "home", url=databases[place])
+
+    return make
+
+
+def _another_database(url: str, name: str) -> str:
+    import psycopg
+
+    base, _, database = url.rpartition("/")
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {database}_{name}")
+    return f"{base}/{database}_{name}"
 
 
 def _voice(name: str, source: str = "abc") -> StoredVoice:
@@ -18,11 +47,12 @@ def _voice(name: str, source: str = "abc") -> StoredVoice:
                        settings="test", similarity=0.8, created=time.time(), meta={"quality": "fast"})
 
 
-def test_save_list_get_delete(tmp_path):
-    store = VoiceStore(tmp_path)
+def test_save_list_get_delete(make_store):
+    store = make_store()
     pack = np.random.default_rng(0).standard_normal((510, 256)).astype(np.float32)
     store.save(_voice("maria"), pack)
-    assert [v.name for v in VoiceStore(tmp_path).list()] == ["maria"]  # persisted, reopened
+    assert [v.name for v in make_store().list()] == ["maria"]  # persisted, reopened
+    assert store.get("maria").meta == {"quality": "fast"} and store.get("maria").backend == "kokoro"
     assert np.array_equal(store.tensor("maria"), pack)
     assert store.find_clone("abc", "test").name == "maria" and store.find_clone("abc", "other") is None
     with pytest.raises(VoiceStoreError, match="already exists"):
@@ -36,19 +66,19 @@ def test_save_list_get_delete(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["../../etc/passwd", "a/b", "", ".hidden", "x" * 49, "名字", "a b", "..", "a\x00"])
-def test_unsafe_names_are_rejected(tmp_path, name):
-    store = VoiceStore(tmp_path)
+def test_unsafe_names_are_rejected(make_store, tmp_path, name):
+    store = make_store()
     with pytest.raises(VoiceStoreError, match="invalid voice name"):
         store.save(_voice(name), np.zeros((2, 256), np.float32))
-    assert store.list() == [] and not list((tmp_path / "tensors").iterdir())
+    assert store.list() == [] and not list((tmp_path / "a" / "tensors").glob("*"))
 
 
-def test_export_import_round_trip_and_bad_files(tmp_path):
-    store = VoiceStore(tmp_path / "a")
+def test_export_import_round_trip_and_bad_files(make_store, tmp_path):
+    store = make_store("a")
     pack = np.random.default_rng(1).standard_normal((510, 256)).astype(np.float32)
     store.save(_voice("maria"), pack)
     store.export("maria", tmp_path / "maria.emovox")
-    other = VoiceStore(tmp_path / "b")
+    other = make_store("b")
     imported = other.import_file(tmp_path / "maria.emovox")
     assert imported.name == "maria" and np.array_equal(other.tensor("maria"), pack)
     (tmp_path / "junk.emovox").write_bytes(b"not a voice")
@@ -61,8 +91,8 @@ def test_export_import_round_trip_and_bad_files(tmp_path):
 
 WRITER = """
 import sys, time, numpy as np
-from emovox.voices.store import StoredVoice, VoiceStore
-store = VoiceStore(sys.argv[1])
+from emovox.voices.store import StoredVoice, open_store
+store = open_store(url=sys.argv[1])
 rng = np.random.default_rng()
 for i in range(100000):
     pack = rng.standard_normal((510, 256)).astype(np.float32)
@@ -72,16 +102,138 @@ for i in range(100000):
 """
 
 
-def test_a_killed_writer_never_corrupts_the_store(tmp_path):
+def test_a_killed_writer_never_corrupts_the_store(make_store, tmp_path):
+    store = make_store()
+    place = getattr(store, "url", str(tmp_path / "a"))
     for delay in (0.6, 0.9, 1.3):
-        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, place], stdout=subprocess.PIPE, text=True)
         writer.stdout.readline()  # at least one voice written
         time.sleep(delay)
         writer.send_signal(signal.SIGKILL)
         writer.wait()
-        store = VoiceStore(tmp_path)
+        store = make_store()
         voices = store.list()
         assert voices
         for voice in voices:  # every indexed voice is complete and matches its row
             tensor = store.tensor(voice.name)
             assert tensor.shape == (510, 256) and tensor[0, 0] == voice.meta["i"]
+
+
+# -- PostgreSQL: what a cluster needs ---------------------------------------------------------
+
+@pytest.mark.postgres
+def test_migrations_are_versioned_and_applied_once(postgres_url, tmp_path):
+    import psycopg
+
+    from emovox.voices.postgres_store import MIGRATIONS, PostgresVoiceStore
+
+    stores = [PostgresVoiceStore(postgres_url, home=tmp_path) for _ in range(3)]  # replicas starting together
+    assert stores[0].migrate() == MIGRATIONS[-1][0]
+    with psycopg.connect(postgres_url) as db:
+        assert [row[0] for row in db.execute("SELECT version FROM emovox_schema ORDER BY version")] == \
+            [version for version, _ in MIGRATIONS]
+
+
+@pytest.mark.postgres
+def test_two_processes_racing_for_one_name_leave_one_voice(postgres_url):
+    racer = """
+import sys, time, numpy as np
+from emovox.voices.store import StoredVoice, VoiceStoreError, open_store
+store = open_store(url=sys.argv[1])
+pack = np.full((510, 256), float(sys.argv[2]), np.float32)
+try:
+    store.save(StoredVoice("same", "kokoro", "jm_kumo", sys.argv[2], "s", 0.5, time.time(), {}), pack)
+    print("saved")
+except VoiceStoreError as e:
+    print("refused:", e)
+"""
+    runs = [subprocess.Popen([sys.executable, "-c", racer, postgres_url, str(n)], stdout=subprocess.PIPE, text=True)
+            for n in range(4)]
+    outcomes = [run.communicate(timeout=60)[0] for run in runs]
+    assert sum(o.startswith("saved") for o in outcomes) == 1
+    assert all("already exists" in o for o in outcomes if not o.startswith("saved"))
+    store = open_store(url=postgres_url)
+    winner = store.get("same")
+    assert np.all(store.tensor("same") == float(winner.source_sha256))  # the winner's tensor, whole
+
+
+@pytest.mark.postgres
+def test_every_watcher_hears_every_change(postgres_url, tmp_path):
+    import threading
+
+    heard: list[tuple[str, str]] = []
+    arrived = threading.Condition()
+
+    def changed(event, name):
+        with arrived:
+            heard.append((event, name))
+            arrived.notify_all()
+
+    listener, writer = open_store(tmp_path, url=postgres_url), open_store(tmp_path, url=postgres_url)
+    listener.watch(changed)
+    try:
+        writer.save(_voice("maria"), np.zeros((510, 256), np.float32))
+        writer.delete("maria")
+        with arrived:
+            assert arrived.wait_for(lambda: len(heard) >= 2, timeout=10)
+        assert heard == [("saved", "maria"), ("deleted", "maria")]
+    finally:
+        listener.close()
+
+
+@pytest.mark.postgres
+def test_an_unreachable_server_is_a_clear_error(tmp_path):
+    import local_postgres
+
+    url = f"postgresql://postgres@127.0.0.1:{local_postgres.free_port()}/postgres"
+    with pytest.raises(VoiceStoreError, match="cannot reach the voice store at postgresql://postgres@127.0.0.1"):
+        open_store(tmp_path, url=url)
+
+
+# -- engines that follow a store other processes write to -------------------------------------
+
+def _register_clone(name: str) -> tuple[StoredVoice, np.ndarray]:
+    """A register clone of the tiny VITS voice, three semitones down: a value, as a store keeps it."""
+    return (StoredVoice(name=name, backend="vits", based_on="tiny", source_sha256="ref", settings="test",
+                        similarity=0.7, created=time.time(), meta={}), np.array([[-3.0, 1.0]], np.float32))
+
+
+def test_a_voice_stored_by_another_process_speaks_on_first_request(make_store, tiny_dir):
+    from conftest import build_tiny_engine
+    from emovox.errors import UnknownVoiceError
+    from emovox.voices.clone import follow_store
+
+    engine, elsewhere = build_tiny_engine(tiny_dir), make_store()
+    follow_store(engine, make_store())
+    with pytest.raises(UnknownVoiceError):
+        engine.synthesize("Hello there.", voice="deep")
+    elsewhere.save(*_register_clone("deep"))  # e.g. cloned through another replica
+    deep, plain = engine.synthesize("Hello there.", voice="deep"), engine.synthesize("Hello there.", voice="tiny")
+    assert deep.info.voice == "deep" and not np.array_equal(deep.samples, plain.samples)
+    assert "deep" in [v.name for v in engine.voices()]
+
+
+@pytest.mark.postgres
+def test_a_delete_anywhere_is_heard_by_every_engine(postgres_url, tiny_dir, tmp_path):
+    from conftest import build_tiny_engine
+    from emovox.errors import UnknownVoiceError
+    from emovox.voices.clone import follow_store
+
+    replicas = [build_tiny_engine(tiny_dir) for _ in range(2)]
+    stores = [open_store(tmp_path, url=postgres_url) for _ in replicas]
+    for engine, store in zip(replicas, stores):
+        follow_store(engine, store, watch=True)
+    try:
+        stores[0].save(*_register_clone("deep"))
+        for engine in replicas:
+            assert engine.synthesize("Hello.", voice="deep").info.voice == "deep"
+        open_store(tmp_path, url=postgres_url).delete("deep")
+        deadline = time.monotonic() + 10
+        while any("deep" in [v.name for v in e.voices()] for e in replicas) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for engine in replicas:
+            with pytest.raises(UnknownVoiceError):
+                engine.synthesize("Hello.", voice="deep")
+    finally:
+        for store in stores:
+            store.close()

@@ -266,10 +266,10 @@ def _cmd_emotions(args: argparse.Namespace) -> int:
 
 def _cmd_voices(args: argparse.Namespace) -> int:
     from emovox.compose import from_packages
-    from emovox.voices.store import VoiceStore
+    from emovox.voices.store import open_store
 
     if args.action != "list":
-        store = VoiceStore()
+        store = open_store()
         expected = {"rm": 1, "export": 2, "import": 1}[args.action]
         if len(args.operands) != expected:
             usage = {"rm": "voices rm NAME", "export": "voices export NAME FILE", "import": "voices import FILE"}
@@ -304,7 +304,7 @@ def _cmd_clone(args: argparse.Namespace) -> int:
     from emovox.compose import from_packages
     from emovox.voices.adapt import BUDGETS
     from emovox.voices.clone import clone
-    from emovox.voices.store import VoiceStore
+    from emovox.voices.store import open_store
 
     if not args.reference.is_file():
         raise InvalidOptionError(f"no such file: {args.reference}")
@@ -313,7 +313,7 @@ def _cmd_clone(args: argparse.Namespace) -> int:
     with Progress(TextColumn("cloning"), BarColumn(), TextColumn("{task.fields[similarity]}"),
                   TimeElapsedColumn(), disable=args.json, transient=True) as bar:
         task = bar.add_task("clone", total=budget, similarity="")
-        result = clone(engine, VoiceStore(), data, args.name, args.quality, args.force, args.denoise, args.backend,
+        result = clone(engine, open_store(), data, args.name, args.quality, args.force, args.denoise, args.backend,
                        progress=lambda elapsed, similarity: bar.update(
                            task, completed=elapsed, similarity=f"similarity {similarity:.3f}"))
     summary = result.to_dict()

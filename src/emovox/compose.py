@@ -81,8 +81,8 @@ def from_packages(settings: SessionSettings = SessionSettings(), cache: Path | N
     from dataclasses import replace
 
     from emovox.lexicons import LexiconStore
-    from emovox.voices.clone import load_stored_voices
-    from emovox.voices.store import VoiceStore
+    from emovox.voices.clone import follow_store, load_stored_voices
+    from emovox.voices.store import open_store
 
     builders = backend_builders(settings, cache, vits_precision)
     backends = available_backends() if backends is None else backends
@@ -92,5 +92,7 @@ def from_packages(settings: SessionSettings = SessionSettings(), cache: Path | N
     defaults = replace(defaults, lexicon=LexiconStore(home).load().with_entries(defaults.lexicon.entries))
     built = Engine([builders[name]() for name in backends], audio_cache_bytes=audio_cache_bytes,
                    first_segment_chars=first_segment_chars, defaults=defaults)
-    load_stored_voices(built, VoiceStore(home))
+    store = open_store(home)
+    load_stored_voices(built, store)
+    follow_store(built, store)
     return built

@@ -54,6 +54,7 @@ class VoiceCatalogue:
         self._aliases: dict[str, str] = {}
         self._facts: dict[tuple[str, str], float] = {}
         self._facts_lock = threading.Lock()
+        self._find_missing: Callable[[str], bool] | None = None
         for backend in self._backends.values():
             for voice in backend.voices():
                 self._put(Entry(voice, backend, voice.name))
@@ -78,6 +79,8 @@ class VoiceCatalogue:
         """The voice a name or alias stands for (UnknownVoiceError lists the valid names)."""
         entries = self._entries
         canonical = self._aliases.get(name, name)
+        if canonical not in entries and self._find_missing is not None and self._find_missing(name):
+            entries = self._entries  # it was added meanwhile (a voice cloned by another process)
         if canonical not in entries:
             raise UnknownVoiceError(name, list(entries) + list(self._aliases), self._missing.get(name, ""),
                                     param=param)
@@ -88,6 +91,11 @@ class VoiceCatalogue:
         return [e for e in self._entries.values() if e.info.language == language and not e.info.based_on]
 
     # -- changing ------------------------------------------------------------------------
+
+    def find_missing_with(self, find: Callable[[str], bool] | None) -> None:
+        """On a name the catalogue does not know, call `find(name)` first: it may `add` the
+        voice (from a store other processes write to) and says whether it did."""
+        self._find_missing = find
 
     def add(self, info: VoiceInfo, conditioning: np.ndarray) -> Entry:
         """Make a cloned voice speakable by name; a built-in name or alias is never taken over."""

@@ -39,8 +39,9 @@ from emovox.server.metrics import Metrics, MetricsMiddleware
 from emovox.server.scheduler import Scheduler, SchedulerSettings
 from emovox.server.schemas import MODEL_IDS, SpeechRequest, speech_options
 from emovox.types import AudioChunk
+from emovox.voices.clone import follow_store
 from emovox.voices.intake import MAX_UPLOAD_BYTES
-from emovox.voices.store import VoiceStore
+from emovox.voices.store import VoiceStore, open_store
 
 logger = logging.getLogger(__name__)
 
@@ -63,19 +64,24 @@ class ServerSettings:
 
 
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None) -> FastAPI:
-    """The API over `engine`; cloned voices are stored in `store` (default: $EMOVOX_HOME)."""
+    """The API over `engine`; cloned voices are stored in `store` (default: `open_store()`:
+    $EMOVOX_STORE, else the SQLite store under $EMOVOX_HOME)."""
     state = {"ready": False}
     metrics = Metrics()
     metrics.watch_caches(engine.cache_stats)
     scheduler = Scheduler(engine, settings.scheduling, metrics)
+    store = store or open_store()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI):
+        # voices cloned, replaced or deleted by other processes (other replicas) apply here
+        await run_in_threadpool(follow_store, engine, store, True)
         if settings.warmup:
             await run_in_threadpool(engine.warmup)
         state["ready"] = True
         yield
         await run_in_threadpool(scheduler.close)
+        await run_in_threadpool(store.close)
 
     app = FastAPI(title="emovox", version="0.1", lifespan=lifespan)
     errors.install(app)
@@ -128,7 +134,6 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         return {"object": "list", "data": [{"name": n, "description": DESCRIPTIONS[n], "target": TARGETS[n].to_dict()}
                                            for n in EMOTIONS]}
 
-    store = store or VoiceStore()
     voice_routes.install(app, engine, store, authorized, settings.max_upload_bytes)
     book_routes.install(app, engine, authorized, store.home / "books")
 

@@ -25,7 +25,7 @@ from emovox.types import VoiceInfo
 from emovox.voices import intake
 from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro
 from emovox.voices.encoder import SpeakerEncoder, similarity
-from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name
+from emovox.voices.store import NAME_PATTERN, StoredVoice, VoiceStore, VoiceStoreError, check_name
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +77,36 @@ def register_voice(engine, voice: StoredVoice, tensor: np.ndarray) -> None:
                      description=f"cloned voice on {voice.based_on} ({adapted}; similarity "
                                  f"{voice.similarity:.2f} to its reference)")
     engine.add_voice(backend, info, tensor)
+
+
+def follow_store(engine, store: VoiceStore, watch: bool = False) -> None:
+    """Keep `engine`'s voices in step with `store` as other processes change it: a name the
+    engine does not know is looked up in the store (read-through: a voice cloned on another
+    machine speaks on the first request that names it), and with `watch` a delete or a
+    replacement anywhere is applied here as soon as the store announces it."""
+    def find(name: str) -> bool:
+        if not NAME_PATTERN.fullmatch(name):
+            return False
+        try:
+            voice = store.get(name)
+            if voice is None:
+                return False
+            register_voice(engine, voice, store.tensor(name))
+            return True
+        except (EmovoxError, OSError, ValueError) as e:
+            logger.warning("could not load stored voice %r: %s", name, e)
+            return False
+
+    def changed(event: str, name: str) -> None:
+        known = any(info.name == name and info.based_on for info in engine.voices())
+        if event == "deleted" and known:
+            engine.remove_voice(name)
+        elif event == "saved" and known:
+            find(name)  # replaced (--force): speak the new one
+
+    engine.catalogue.find_missing_with(find)
+    if watch:
+        store.watch(changed)
 
 
 def load_stored_voices(engine, store: VoiceStore) -> None:

@@ -1,46 +1,39 @@
-"""Cloned voices on disk: an SQLite index plus content-addressed tensor files.
+"""Cloned voices, stored: what a stored voice is, and the stores that keep them.
 
-Crash safety: a tensor is written to a temporary file, fsynced and renamed into place under
-its SHA-256 before the index row that points at it is committed in one SQLite transaction;
-deleting removes the row first. A writer killed at any moment leaves the index either
-without the voice or with it complete (at worst an unreferenced tensor file remains).
+A store keeps an index of voices (name, backend, what each was made from) and each voice's
+tensor, with one guarantee whatever is behind it: a voice appears whole or not at all,
+and a name is taken once. Two stores implement it:
+
+- `SqliteVoiceStore` (voices/sqlite_store.py), the embedded default for one machine: an
+  SQLite index beside content-addressed tensor files;
+- `PostgresVoiceStore` (voices/postgres_store.py), shared by every machine of a cluster:
+  the index and the tensors in PostgreSQL, changes announced to every listener.
+
+`open_store()` picks one from `EMOVOX_STORE` (a `postgresql://` URL, or a directory).
 """
 
 from __future__ import annotations
 
-import hashlib
+import abc
 import io
 import json
 import os
 import re
-import sqlite3
-import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
 from emovox.errors import EmovoxError
-from emovox.paths import home_dir, written_atomically
+from emovox.paths import written_atomically
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,47}")
 EXPORT_FORMAT = "emovox-voice/1"
 #: What each backend's cloned voice is: a Kokoro style pack, or a VITS pitch register.
 TENSOR_SHAPES = {"kokoro": (510, 256), "vits": (1, 2)}
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS voices (
-    name TEXT PRIMARY KEY,
-    backend TEXT NOT NULL,
-    based_on TEXT NOT NULL,
-    tensor TEXT NOT NULL,
-    source_sha256 TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    similarity REAL NOT NULL,
-    created REAL NOT NULL,
-    meta TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS voices_by_source ON voices (source_sha256, settings);
-"""
+#: Where the voices are: a `postgresql://` URL, or a directory for the SQLite store.
+STORE_VARIABLE = "EMOVOX_STORE"
 
 
 class VoiceStoreError(EmovoxError, ValueError):
@@ -71,102 +64,40 @@ def check_name(name: str) -> str:
     return name
 
 
-class VoiceStore:
-    def __init__(self, home: Path | None = None) -> None:
-        self.home = Path(home) if home is not None else home_dir()
-        self._tensors = self.home / "tensors"
-        self._tensors.mkdir(parents=True, exist_ok=True)
-        self._index = self.home / "voices.sqlite3"
-        with self._connect() as db:
-            db.executescript(_SCHEMA)
+class VoiceStore(abc.ABC):
+    """What every voice store does; export and import are built on the rest."""
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self._index, timeout=30)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        return db
+    #: This machine's directory for the files that go with the store's users (uploaded books).
+    home: Path
 
-    # -- reading -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def list(self) -> list[StoredVoice]: ...
 
-    def list(self) -> list[StoredVoice]:
-        with self._connect() as db:
-            rows = db.execute("SELECT * FROM voices ORDER BY name").fetchall()
-        return [self._voice(row) for row in rows]
+    @abc.abstractmethod
+    def get(self, name: str) -> StoredVoice | None: ...
 
-    def get(self, name: str) -> StoredVoice | None:
-        with self._connect() as db:
-            row = db.execute("SELECT * FROM voices WHERE name = ?", (name,)).fetchone()
-        return self._voice(row) if row else None
-
+    @abc.abstractmethod
     def find_clone(self, source_sha256: str, settings: str) -> StoredVoice | None:
         """A voice already made from the same audio with the same settings (the clone cache)."""
-        with self._connect() as db:
-            row = db.execute("SELECT * FROM voices WHERE source_sha256 = ? AND settings = ? LIMIT 1",
-                             (source_sha256, settings)).fetchone()
-        return self._voice(row) if row else None
 
-    def tensor(self, name: str) -> np.ndarray:
-        with self._connect() as db:
-            row = db.execute("SELECT tensor FROM voices WHERE name = ?", (name,)).fetchone()
-        if row is None:
-            raise VoiceStoreError(f"no stored voice named {name!r}")
-        return np.load(self._tensors / row[0], allow_pickle=False)
+    @abc.abstractmethod
+    def tensor(self, name: str) -> np.ndarray: ...
 
-    @staticmethod
-    def _voice(row) -> StoredVoice:
-        name, backend, based_on, _tensor, source, settings, similarity, created, meta = row
-        return StoredVoice(name, backend, based_on, source, settings, similarity, created, json.loads(meta))
-
-    # -- writing -------------------------------------------------------------------------
-
+    @abc.abstractmethod
     def save(self, voice: StoredVoice, tensor: np.ndarray, force: bool = False) -> StoredVoice:
-        check_name(voice.name)
-        if not force and self.get(voice.name) is not None:
-            raise VoiceStoreError(f"a voice named {voice.name!r} already exists; choose another name or use --force")
-        filename = self._write_tensor(np.ascontiguousarray(tensor, dtype=np.float32))
-        verb = "INSERT OR REPLACE" if force else "INSERT"
-        try:
-            with self._connect() as db:  # one transaction: the row appears complete or not at all
-                db.execute(f"{verb} INTO voices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (voice.name, voice.backend, voice.based_on, filename, voice.source_sha256,
-                            voice.settings, float(voice.similarity), voice.created, json.dumps(voice.meta)))
-        except sqlite3.IntegrityError:  # another writer took the name since the check above
-            raise VoiceStoreError(f"a voice named {voice.name!r} already exists; "
-                                  "choose another name or use --force") from None
-        self._collect_garbage()
-        return voice
+        """Store `voice` whole or not at all; an existing name is replaced only with `force`."""
 
-    def delete(self, name: str) -> None:
-        with self._connect() as db:
-            if db.execute("DELETE FROM voices WHERE name = ?", (name,)).rowcount == 0:
-                raise VoiceStoreError(f"no stored voice named {name!r}")
-        self._collect_garbage()
+    @abc.abstractmethod
+    def delete(self, name: str) -> None: ...
 
-    def _write_tensor(self, tensor: np.ndarray) -> str:
-        buffer = io.BytesIO()
-        np.save(buffer, tensor, allow_pickle=False)
-        data = buffer.getvalue()
-        filename = hashlib.sha256(data).hexdigest() + ".npy"
-        target = self._tensors / filename
-        if target.is_file():
-            os.utime(target)  # fresh again: garbage collection spares recent files
-        else:
-            # durable: the file and its rename survive a power cut before the row commits
-            with written_atomically(target, durable=True) as partial:
-                partial.write_bytes(data)
-        return filename
+    def watch(self, changed: Callable[[str, str], None]) -> None:
+        """Call `changed(event, name)` ("saved" or "deleted") when another process changes
+        the store. A store only one machine uses has nobody else to hear from."""
+        return None
 
-    def _collect_garbage(self) -> None:
-        """Remove tensor files no row points at (left by deletes, replaces or killed writers)."""
-        with self._connect() as db:
-            used = {row[0] for row in db.execute("SELECT tensor FROM voices")}
-        cutoff = time.time() - 60  # leave files a concurrent writer may be about to index
-        for path in self._tensors.iterdir():
-            try:
-                if path.name not in used and path.stat().st_mtime < cutoff:
-                    path.unlink(missing_ok=True)
-            except FileNotFoundError:  # another process collected it first
-                continue
+    def close(self) -> None:
+        """Stop watching and let go of connections."""
+        return None
 
     # -- portable files ------------------------------------------------------------------
 
@@ -202,3 +133,30 @@ class VoiceStore:
         if name:
             voice = StoredVoice(**{**voice.to_dict(), "name": name})
         return self.save(voice, tensor, force=force)
+
+
+def tensor_bytes(tensor: np.ndarray) -> bytes:
+    """A tensor as .npy bytes (float32, C order): what every store keeps."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.ascontiguousarray(tensor, dtype=np.float32), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def tensor_from(data: bytes) -> np.ndarray:
+    return np.load(io.BytesIO(data), allow_pickle=False)
+
+
+def open_store(home: Path | None = None, url: str | None = None) -> VoiceStore:
+    """The voice store `url` names, else `$EMOVOX_STORE`, else the SQLite store under `home`
+    (default: $EMOVOX_HOME or the user data directory).
+
+    A `postgresql://` (or `postgres://`) URL opens the shared PostgreSQL store (needs
+    psycopg: `pip install 'emovox[postgres]'`); anything else is a directory."""
+    location = url or os.environ.get(STORE_VARIABLE, "")
+    if location.startswith(("postgresql://", "postgres://")):
+        from emovox.voices.postgres_store import PostgresVoiceStore
+
+        return PostgresVoiceStore(location, home=home)
+    from emovox.voices.sqlite_store import SqliteVoiceStore
+
+    return SqliteVoiceStore(Path(location) if location and home is None else home)
