@@ -36,10 +36,10 @@ from emovox.server import errors
 from emovox.server import voices as voice_routes
 from emovox.server.errors import ApiError
 from emovox.server.metrics import Metrics, MetricsMiddleware
-from emovox.server.scheduler import Scheduler, SchedulerSettings
+from emovox.server.scheduler import Scheduler, SchedulerSettings, Synthesizer
 from emovox.server.schemas import MODEL_IDS, SpeechRequest, speech_options
 from emovox.types import AudioChunk
-from emovox.voices.clone import follow_store
+from emovox.voices.clone import Cloner, follow_store
 from emovox.voices.intake import MAX_UPLOAD_BYTES
 from emovox.voices.store import VoiceStore, open_store
 
@@ -61,15 +61,22 @@ class ServerSettings:
     cors_origins: tuple[str, ...] = ()
     max_upload_bytes: int = MAX_UPLOAD_BYTES
     warmup: bool = True
+    #: Long-form jobs (POST /v1/audio/books) rendered by this process's engine.
+    book_jobs: bool = True
 
 
-def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None) -> FastAPI:
+def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None,
+               synthesizer: Synthesizer | None = None, cloner: Cloner | None = None) -> FastAPI:
     """The API over `engine`; cloned voices are stored in `store` (default: `open_store()`:
-    $EMOVOX_STORE, else the SQLite store under $EMOVOX_HOME)."""
+    $EMOVOX_STORE, else the SQLite store under $EMOVOX_HOME).
+
+    By default the engine also synthesizes (through a `Scheduler`) and clones, in this
+    process. Elsewhere, `engine` only plans and `synthesizer` runs the plans' chunks and
+    `cloner` the clones (a Ray Serve ingress hands both to its deployments: emovox.deploy)."""
     state = {"ready": False}
     metrics = Metrics()
     metrics.watch_caches(engine.cache_stats)
-    scheduler = Scheduler(engine, settings.scheduling, metrics)
+    scheduler = synthesizer or Scheduler(engine, settings.scheduling, metrics)
     store = store or open_store()
 
     @asynccontextmanager
@@ -134,8 +141,9 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         return {"object": "list", "data": [{"name": n, "description": DESCRIPTIONS[n], "target": TARGETS[n].to_dict()}
                                            for n in EMOTIONS]}
 
-    voice_routes.install(app, engine, store, authorized, settings.max_upload_bytes)
-    book_routes.install(app, engine, authorized, store.home / "books")
+    voice_routes.install(app, engine, store, authorized, settings.max_upload_bytes, cloner)
+    if settings.book_jobs:
+        book_routes.install(app, engine, authorized, store.home / "books")
 
     @app.post("/v1/audio/speech", dependencies=[Depends(authorized)])
     async def speech(body: SpeechRequest, request: Request):
@@ -185,7 +193,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
     return app
 
 
-async def _synthesize(jobs: Iterable[ChunkJob], scheduler: Scheduler, request: Request,
+async def _synthesize(jobs: Iterable[ChunkJob], scheduler: Synthesizer, request: Request,
                       deadline: float, release: Callable[[], None]) -> AsyncIterator[AudioChunk]:
     """The request's chunks through the scheduler, stopping when the client goes away or time is up."""
 

@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Protocol
 
 from emovox.engine import ChunkJob, Engine
 from emovox.errors import BusyError
@@ -167,6 +168,17 @@ class Lane:
                 future.set_result(chunk)
         finally:
             self._metrics.in_flight.labels(self.backend).dec(len(live))
+
+
+class Synthesizer(Protocol):
+    """What the server needs from whoever synthesizes: this process's `Scheduler`, or
+    deployments elsewhere (emovox.deploy)."""
+
+    def admit(self, backends: str | Iterable[str]) -> Callable[[], None]: ...
+
+    def chunks(self, jobs: Iterable[ChunkJob]) -> AsyncIterator[AudioChunk]: ...
+
+    def close(self) -> None: ...
 
 
 class Scheduler:

@@ -7,6 +7,7 @@ refused before reading, and the multipart parser stops any part that grows past 
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -21,7 +22,7 @@ from emovox.errors import EmovoxError
 from emovox.server.errors import ApiError, body_of
 from emovox.server.uploads import bounded_form
 from emovox.voices.adapt import BUDGETS
-from emovox.voices.clone import METHODS, clone
+from emovox.voices.clone import METHODS, Cloner, clone
 from emovox.voices.intake import DENOISE_MODES, MAX_UPLOAD_BYTES, sniff
 from emovox.voices.store import VoiceStore
 
@@ -48,7 +49,10 @@ class Job:
                 "similarity": self.similarity, "result": self.result, "error": self.error}
 
 
-def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_bytes: int = MAX_UPLOAD_BYTES) -> None:
+def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_bytes: int = MAX_UPLOAD_BYTES,
+            cloner: Cloner | None = None) -> None:
+    """The voice routes; clones are made by `cloner` (default: `clone` with this engine and store)."""
+    cloner = cloner or functools.partial(clone, engine, store)
     jobs: dict[str, Job] = {}
     lock = threading.Lock()
 
@@ -83,7 +87,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
         force = fields.get("force", "false").lower() in ("1", "true", "yes")
 
         if quality == "fast":
-            result = await run_in_threadpool(clone, engine, store, data, name, quality, force, denoise, backend)
+            result = await run_in_threadpool(cloner, data, name, quality, force, denoise, backend)
             return JSONResponse({"object": "voice", **result.to_dict()}, status_code=201)
 
         job = Job(id=uuid.uuid4().hex, name=name, quality=quality)
@@ -93,7 +97,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
 
         def work() -> None:
             try:
-                job.result = clone(engine, store, data, name, quality, force, denoise, backend, progress).to_dict()
+                job.result = cloner(data, name, quality, force, denoise, backend, progress).to_dict()
                 job.status = "succeeded"
             except EmovoxError as e:
                 job.error = body_of(e)

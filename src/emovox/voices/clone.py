@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 
@@ -118,6 +119,15 @@ def load_stored_voices(engine, store: VoiceStore) -> None:
         except (EmovoxError, OSError, ValueError) as e:
             logger.warning("skipping stored voice %r: %s (remove it with `emovox voices rm %s`)",
                            voice.name, e, voice.name)
+
+
+class Cloner(Protocol):
+    """Clones a voice into the store: `clone` bound to an engine and a store, or a call to a
+    cloning deployment elsewhere (emovox.deploy)."""
+
+    def __call__(self, data: bytes, name: str, quality: str = "balanced", force: bool = False,
+                 denoise: str = "auto", backend: str = "kokoro",
+                 progress: Callable[[float, float], None] | None = None) -> CloneResult: ...
 
 
 def clone(
