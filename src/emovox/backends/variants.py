@@ -28,7 +28,7 @@ from emovox.errors import InvalidOptionError
 from emovox.paths import cache_dir, written_atomically
 
 PRECISIONS = ("fp32", "int8", "int8-static", "fp16", "optimized")
-VARIANTS_VERSION = 2
+VARIANTS_VERSION = 3
 
 #: Yields model inputs (name -> array) that exercise the model, for static calibration.
 Calibration = Callable[[], Iterable[dict]]
@@ -113,7 +113,31 @@ def _fp16(source: Path, target: Path) -> None:
     from onnxruntime.transformers.float16 import convert_float_to_float16
 
     model = convert_float_to_float16(onnx.load(str(source)), keep_io_types=True)
+    _sort_topologically(model.graph)
     onnx.save(model, str(target))
+
+
+def _sort_topologically(graph) -> None:
+    """Nodes in an order where each comes after what it reads: onnxruntime's float16 converter
+    (1.32) appends the casts of the kept float32 inputs at the end, which ONNX's checker refuses."""
+    nodes = list(graph.node)
+    produced_by = {name: index for index, node in enumerate(nodes) for name in node.output}
+    done, order = [False] * len(nodes), []
+    for root in range(len(nodes)):
+        stack = [(root, False)]
+        while stack:  # depth first, without recursion: graphs run thousands of nodes deep
+            index, inputs_done = stack.pop()
+            if done[index]:
+                continue
+            if inputs_done:
+                done[index] = True
+                order.append(nodes[index])
+                continue
+            stack.append((index, True))
+            stack += [(produced_by[name], False) for name in nodes[index].input
+                      if name in produced_by and not done[produced_by[name]]]
+    del graph.node[:]
+    graph.node.extend(order)
 
 
 def _optimized(source: Path, target: Path) -> None:
