@@ -9,7 +9,10 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The Mandarin voice's build step: TensorFlow + tf2onnx live only in this separate venv.
 ZH_BUILD := .zh-build
 
-.PHONY: demo test test-fast lint bench install clean zh-models
+RAY_STAMP := $(VENV)/.installed-ray
+CLUSTER := .cluster
+
+.PHONY: demo test test-fast lint bench install clean zh-models cluster-up cluster-down
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +39,26 @@ $(TEST_STAMP): pyproject.toml $(FAST_STAMP)
 		mkdir -p /etc/postgresql-common && \
 		echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf && \
 		apt-get update -qq && apt-get install -y -qq postgresql; }
-	$(BIN)/pip install --quiet -e '.[test,parity,postgres]'
+	$(BIN)/pip install --quiet -e '.[test,parity,ray]'
 	touch $@
+
+# Ray Serve / Ray Data and psycopg, and Debian's PostgreSQL (no system cluster: ours live in $(CLUSTER)/).
+$(RAY_STAMP): pyproject.toml $(STAMP)
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+		mkdir -p /etc/postgresql-common && \
+		echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf && \
+		apt-get update -qq && apt-get install -y -qq postgresql; }
+	$(BIN)/pip install --quiet -e '.[ray]'
+	touch $@
+
+# A local cluster: PostgreSQL (the shared voice store) and two Ray nodes on 127.0.0.2 and
+# 127.0.0.3, one CPU each, all under $(CLUSTER)/; `. $(CLUSTER)/env` sets RAY_ADDRESS and
+# EMOVOX_STORE. cluster-down stops what cluster-up started, by PID, and nothing else.
+cluster-up: $(RAY_STAMP)
+	$(BIN)/python tools/local_cluster.py up $(CLUSTER)
+
+cluster-down:
+	[ ! -d $(CLUSTER) ] || $(BIN)/python tools/local_cluster.py down $(CLUSTER)
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
@@ -72,5 +93,5 @@ lint: $(FAST_STAMP)
 bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/rtf.py
 
-clean:
-	rm -rf $(VENV) $(ZH_BUILD) demo
+clean: cluster-down
+	rm -rf $(VENV) $(ZH_BUILD) $(CLUSTER) demo

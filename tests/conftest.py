@@ -9,6 +9,7 @@ no browser. Tests that need those say so with a marker, and every marked test is
     mandarin  the Mandarin voice from `make zh-models`
     browser   Debian's chromium, driven by Playwright
     postgres  a PostgreSQL server of the test run's own (Debian's package, tools/local_postgres.py)
+    ray       a local two-node Ray cluster and PostgreSQL (tools/local_cluster.py)
 """
 
 import os
@@ -22,7 +23,7 @@ import pytest
 os.environ["EMOVOX_HOME"] = tempfile.mkdtemp(prefix="emovox-test-home-")
 os.environ.pop("EMOVOX_STORE", None)
 
-NEEDS = ("models", "mandarin", "browser", "postgres")
+NEEDS = ("models", "mandarin", "browser", "postgres", "ray")
 #: Fixtures that stand for the real models: a test using one needs them.
 MODEL_FIXTURES = {"engine", "transcriber"}
 

@@ -57,8 +57,10 @@ def start(directory: Path, port: int | None = None, timeout_s: float = 30.0) -> 
             os.chown(path, owner.pw_uid, owner.pw_gid)
     bin_dir = binaries()
     if not (data / "PG_VERSION").is_file():
-        subprocess.run(_as_server_user([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                                        "--no-sync", "-E", "UTF8"]), check=True, capture_output=True)
+        made = subprocess.run(_as_server_user([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres",
+                                               "--auth=trust", "--no-sync", "-E", "UTF8"]), capture_output=True, text=True)
+        if made.returncode:
+            raise RuntimeError(f"initdb failed in {data} (its user, {USER}, must be able to reach it):\n{made.stderr}")
     port = port or free_port()
     log = directory / "server.log"
     with open(log, "ab") as log_file:

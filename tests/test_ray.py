@@ -1,0 +1,148 @@
+"""emovox on a real local Ray cluster: two nodes on loopback addresses (one CPU each) and
+PostgreSQL, started by tools/local_cluster.py for this module and stopped by PID after it.
+
+The application (emovox.deploy) is deployed with Ray's own API, as `serve run` does, with
+joe's family only (one model keeps the tier within a few minutes on two cores): an ingress,
+two synthesis replicas, a cloning replica.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+import time
+
+import httpx
+import numpy as np
+import pytest
+import soundfile
+
+pytestmark = pytest.mark.ray
+
+SENTENCE = "The cluster speaks through its ingress, one chunk at a time."
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    import local_cluster
+
+    directory = Path(tempfile.mkdtemp(prefix="emovox-cluster-"))  # not under pytest's 0700 tmp: PostgreSQL reads it
+    try:
+        yield local_cluster.up(directory)
+    finally:
+        local_cluster.down(directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def served(cluster):
+    """The app deployed on the cluster; its HTTP address."""
+    import local_postgres
+
+    os.environ.update({k: v for k, v in cluster.items() if k != "EMOVOX_STORE"})
+    import ray
+    from ray import serve
+
+    from emovox.deploy import build_app
+
+    ray.init(address=cluster["RAY_ADDRESS"], log_to_driver=False)
+    port = local_postgres.free_port()
+    serve.start(proxy_location="HeadOnly", http_options={"host": "127.0.0.1", "port": port})
+    args = {"backends": ["vits"], "num_cpus": 0.5, "cloning_cpus": 0.25, "ingress_cpus": 0.25,
+            "autoscaling": {"min_replicas": 2, "max_replicas": 2, "initial_replicas": 2}}
+    serve.run(build_app(args), name="emovox", route_prefix="/")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        serve.shutdown()
+        ray.shutdown()
+
+
+def _speech(base: str, voice: str = "joe", text: str = SENTENCE, timeout: float = 60) -> httpx.Response:
+    return httpx.post(f"{base}/v1/audio/speech", json={"model": "tts-1", "voice": voice, "input": text,
+                                                       "response_format": "wav"}, timeout=timeout)
+
+
+def test_the_openai_client_streams_through_the_ingress(served):
+    from openai import OpenAI
+
+    client = OpenAI(base_url=f"{served}/v1", api_key="unused")
+    pieces = []
+    with client.audio.speech.with_streaming_response.create(model="tts-1", voice="joe", input=SENTENCE,
+                                                            response_format="pcm") as response:
+        pieces = list(response.iter_bytes())
+    pcm = np.frombuffer(b"".join(pieces), dtype="<i2")
+    assert len(pcm) / 24_000 > 2.0 and np.abs(pcm).max() > 1000  # seconds of real speech at 24 kHz
+    bad = httpx.post(f"{served}/v1/audio/speech", json={"model": "tts-1", "voice": "nobody", "input": "Hi."})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "voice_not_found"
+
+
+def test_a_voice_cloned_through_one_replica_speaks_through_the_others(served, cluster):
+    from emovox.frontend.g2p.espeak import Espeak
+    from emovox.voices.store import open_store
+
+    espeak = Espeak.shared()
+    clip = espeak.speak("My grandmother grew tomatoes and beans in her garden every single summer.", "en-us+f3")
+    upload = io.BytesIO()
+    soundfile.write(upload, clip, espeak.sample_rate, format="WAV")
+    made = httpx.post(f"{served}/v1/voices", files={"file": ("ref.wav", upload.getvalue(), "audio/wav")},
+                      data={"name": "espeak-f3", "backend": "vits", "quality": "fast"}, timeout=120)
+    assert made.status_code == 201, made.text
+    assert open_store(url=cluster["EMOVOX_STORE"]).get("espeak-f3") is not None  # in the shared store
+    plain = _speech(served)
+    for _ in range(4):  # the cloning replica made it; the ingress and both synthesis replicas read it
+        cloned = _speech(served, voice="espeak-f3")
+        assert cloned.status_code == 200, cloned.text
+        assert cloned.content != plain.content
+    gone = httpx.delete(f"{served}/v1/voices/espeak-f3", timeout=30)
+    assert gone.status_code == 200
+    deadline = time.monotonic() + 10
+    while _speech(served, voice="espeak-f3").status_code == 200 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _speech(served, voice="espeak-f3").status_code == 400  # every process heard the delete
+
+
+def test_a_killed_synthesis_replica_is_replaced_under_load(served):
+    import ray
+    from ray import serve
+
+    outcomes: list[int] = []
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            try:
+                outcomes.append(_speech(served, text="A short sentence under load.", timeout=30).status_code)
+            except httpx.HTTPError:
+                outcomes.append(0)
+
+    clients = [threading.Thread(target=load) for _ in range(3)]
+    for client in clients:
+        client.start()
+    time.sleep(2)
+    replicas = [a for a in ray.util.list_named_actors(all_namespaces=True)
+                if "synthesis-vits" in a["name"] and "SERVE_REPLICA" in a["name"]]
+    assert len(replicas) == 2
+    before = len(outcomes)
+    ray.kill(ray.get_actor(replicas[0]["name"], namespace=replicas[0]["namespace"]), no_restart=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        status = serve.status().applications["emovox"].deployments["synthesis-vits"]
+        if status.status == "HEALTHY" and status.replica_states.get("RUNNING", 0) == 2:
+            break
+        time.sleep(0.5)
+    time.sleep(2)
+    stop.set()
+    for client in clients:
+        client.join()
+    failed = [code for code in outcomes[before:] if code != 200]
+    print(f"\nreplica killed under load: {len(outcomes) - before} requests after, {len(failed)} failed: {failed}")
+    assert status.replica_states.get("RUNNING", 0) == 2  # replaced
+    assert all(code in (200, 500, 503, 0) for code in outcomes)  # in-flight ones may fail; nothing else does
+    after = [_speech(served).status_code for _ in range(4)]
+    assert after == [200] * 4

@@ -1,0 +1,137 @@
+"""A local cluster for trying emovox past one machine, and for its tests: PostgreSQL (the
+shared voice store) and a two-node Ray cluster on loopback addresses, each node with its own
+CPU count. Everything it starts is recorded by PID and stopped by PID; nothing else is.
+
+    python tools/local_cluster.py up DIR [--cpus 1 1]   # writes DIR/env (export lines)
+    python tools/local_cluster.py down DIR
+
+`make cluster-up` / `make cluster-down` run it on `.cluster/` in the checkout; then
+`. .cluster/env` gives a shell RAY_ADDRESS and EMOVOX_STORE.
+
+Ray keeps 127.0.0.1 for itself (a node asked for it is silently given another address), so
+the head is 127.0.0.2 and the second node 127.0.0.3; token authentication is set off
+explicitly (Ray turns it on by itself once ~/.ray/auth_token exists).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import local_postgres  # noqa: E402
+
+HEAD_ADDRESS, WORKER_ADDRESS = "127.0.0.2", "127.0.0.3"
+#: Ray's environment for every process it starts (the workers inherit it).
+RAY_ENVIRONMENT = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def _ray() -> str:
+    return str(Path(sys.executable).with_name("ray"))
+
+
+def _cluster_processes(*markers: str) -> list[int]:
+    """PIDs of the processes whose command line names one of `markers` (the cluster's temp
+    dir, its head's address), and of every process they started (Ray renames its agents)."""
+    table: dict[int, tuple[int, bytes]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                table[int(entry.name)] = (parent, (entry / "cmdline").read_bytes())
+            except (OSError, ValueError, IndexError):
+                continue
+    found = {pid for pid, (_, line) in table.items() if any(m.encode() in line for m in markers)}
+    while True:
+        children = {pid for pid, (parent, _) in table.items() if parent in found} - found
+        if not children:
+            return sorted(found - {os.getpid()})
+        found |= children
+
+
+def up(directory: Path, cpus: tuple[int, int] = (1, 1)) -> dict:
+    """Start PostgreSQL and both Ray nodes; returns (and writes to DIR/env) what a shell needs."""
+    directory = Path(directory).resolve()
+    directory.mkdir(parents=True, exist_ok=True)
+    directory.chmod(0o755)  # the PostgreSQL server's user goes through it to its own directory
+    store = local_postgres.start(directory / "postgres")
+    ray_dir = directory / "ray"
+    ray_dir.mkdir(exist_ok=True)
+    port = local_postgres.free_port()
+    environment = {**os.environ, **RAY_ENVIRONMENT, "EMOVOX_STORE": store}
+    common = ["--temp-dir", str(ray_dir), "--disable-usage-stats", "--include-dashboard=false"]
+    subprocess.run([_ray(), "start", "--head", "--node-ip-address", HEAD_ADDRESS, "--port", str(port),
+                    "--num-cpus", str(cpus[0]), *common], check=True, env=environment, capture_output=True)
+    address = f"{HEAD_ADDRESS}:{port}"
+    subprocess.run([_ray(), "start", "--address", address, "--node-ip-address", WORKER_ADDRESS,
+                    "--num-cpus", str(cpus[1]), "--temp-dir", str(ray_dir), "--disable-usage-stats"],
+                   check=True, env=environment, capture_output=True)
+    exports = {"RAY_ADDRESS": address, "EMOVOX_STORE": store, **RAY_ENVIRONMENT}
+    (directory / "env").write_text("".join(f"export {k}={v}\n" for k, v in exports.items()))
+    (directory / "ray.markers").write_text(json.dumps([str(ray_dir), address]))
+    (directory / "ray.pids").write_text(json.dumps(_cluster_processes(str(ray_dir), address)))
+    return exports
+
+
+def down(directory: Path, timeout_s: float = 5.0) -> None:
+    """Stop what `up` started in `directory`: the Ray processes by their PIDs (and any they
+    started since: workers, replicas, found by the cluster's own markers and parentage),
+    then PostgreSQL by its PID."""
+    directory = Path(directory).resolve()
+    ray_dir = directory / "ray"
+    try:
+        recorded = json.loads((directory / "ray.pids").read_text())
+        markers = json.loads((directory / "ray.markers").read_text())
+    except (OSError, ValueError):
+        recorded, markers = [], [str(ray_dir)]
+    pids = set(recorded) | set(_cluster_processes(*markers))
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout_s
+        while pids and time.monotonic() < deadline:
+            pids = {pid for pid in pids if _alive(pid)}
+            time.sleep(0.1)
+        if not pids:
+            break
+    local_postgres.stop(directory / "postgres")
+    (directory / "env").unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie (exited, not yet reaped by its parent) is gone for our purposes
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("action", choices=["up", "down"])
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--cpus", type=int, nargs=2, default=(1, 1), metavar=("HEAD", "WORKER"))
+    args = parser.parse_args()
+    if args.action == "up":
+        exports = up(args.directory, tuple(args.cpus))
+        print(f"cluster up: Ray at {exports['RAY_ADDRESS']}, voice store at {exports['EMOVOX_STORE']}")
+        print(f"in a shell: . {args.directory / 'env'}")
+    else:
+        down(args.directory)
+        print("cluster down")
+
+
+if __name__ == "__main__":
+    main()
