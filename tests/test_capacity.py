@@ -82,3 +82,24 @@ def test_impossible_latency_says_why():
     result = plan(Need(concurrency=1, latency_ms=20), RESULTS)
     assert not result.feasible
     assert "first audio alone" in result.to_dict()["reason"]
+
+
+def test_a_cluster_plan_becomes_a_serve_config_that_ray_accepts():
+    from emovox.capacity import serve_config
+
+    result = plan(Need(target="cluster", concurrency=8, latency_ms=1000, voice="jf_alpha"), RESULTS)
+    config = serve_config(result)
+    app = config["applications"][0]
+    assert app["import_path"] == "emovox.deploy:build_app" and app["args"]["backends"] == ["kokoro"]
+    scaling = app["args"]["autoscaling"]
+    best = result.recommended
+    assert scaling["min_replicas"] * app["args"]["num_cpus"] >= best.cores_needed
+    assert scaling["max_replicas"] * app["args"]["num_cpus"] <= best.machines * RESULTS["machine"]["cores"]
+    assert config["proxy_location"] == ("EveryNode" if best.machines > 1 else "HeadOnly")
+    schema = pytest.importorskip("ray.serve.schema")
+    schema.ServeDeploySchema.model_validate(config)  # what `serve deploy` checks first
+    from emovox.deploy import build_app
+
+    build_app(app["args"])  # and the builder takes its args (nothing starts until deployed)
+    with pytest.raises(ValueError, match="unknown emovox.deploy args"):
+        build_app({"replicas": 3})

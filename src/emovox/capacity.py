@@ -29,7 +29,13 @@ from emovox.profiles import profile
 MAX_LIVE_UTILIZATION = 0.8
 OFFLINE_UTILIZATION = 0.9
 #: Profiles a target may use.
-TARGET_PROFILES = {"cpu": ("realtime", "quality", "batch", "edge"), "edge": ("edge",), "gpu": ("gpu",)}
+TARGET_PROFILES = {"cpu": ("realtime", "quality", "batch", "edge"), "edge": ("edge",), "gpu": ("gpu",),
+                   "cluster": ("realtime", "quality", "batch", "edge")}
+#: The model family of each voice bench measures (a family is one synthesis deployment).
+VOICE_FAMILY = {"joe": "vits", "jf_alpha": "kokoro"}
+#: Live streams one synthesis replica is asked to carry at once (autoscaling's target):
+#: requests take turns chunk by chunk inside a replica, so a few at once keep it busy.
+STREAMS_PER_REPLICA = 2
 
 
 @dataclass(frozen=True)
@@ -171,3 +177,32 @@ def describe(result: Plan) -> str:
         lines.append(f"Edge figures are this bench machine's; scale capacity by the edge CPU's speed per core "
                      f"(profile {profile('edge').name} carries only the {profile('edge').precision} VITS model).")
     return "\n".join(lines)
+
+
+def serve_config(result: Plan, host: str = "0.0.0.0", port: int = 8000) -> dict:
+    """The recommended option as a Ray Serve config (`serve deploy FILE`, or `emovox serve
+    --ray ADDRESS --config FILE`): one synthesis deployment for the voice's family, a
+    replica per worker the plan counts (each with the plan's threads as its CPUs), room to
+    grow to every core of the planned machines, and the measured defaults of emovox.deploy."""
+    from emovox.deploy_settings import AUTOSCALING, MAX_ONGOING_REQUESTS, MAX_QUEUED_REQUESTS
+
+    best = result.recommended
+    if best is None:
+        raise ValueError("no feasible option to deploy")
+    threads = max(1, best.threads)
+    needed = max(1, math.ceil(best.cores_needed / threads))
+    room = max(needed, best.machines * (result.need.cores_per_machine or best.workers * threads) // threads)
+    autoscaling = {**AUTOSCALING, "min_replicas": needed, "initial_replicas": needed, "max_replicas": room,
+                   "target_ongoing_requests": STREAMS_PER_REPLICA}
+    return {
+        "proxy_location": "EveryNode" if best.machines > 1 else "HeadOnly",
+        "http_options": {"host": host, "port": port},
+        "applications": [{
+            "name": "emovox",
+            "route_prefix": "/",
+            "import_path": "emovox.deploy:build_app",
+            "args": {"backends": [VOICE_FAMILY.get(best.voice, "vits")], "num_cpus": threads,
+                     "default_voice": best.voice, "autoscaling": autoscaling,
+                     "max_ongoing_requests": MAX_ONGOING_REQUESTS, "max_queued_requests": MAX_QUEUED_REQUESTS},
+        }],
+    }

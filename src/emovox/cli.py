@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Sequence
@@ -331,6 +332,10 @@ def _cmd_clone(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    if args.ray:
+        return _serve_on_ray(args)
+    if args.config:
+        raise InvalidOptionError("--config is a Ray Serve config file: use it with --ray ADDRESS")
     import uvicorn
 
     from emovox.profiles import profile
@@ -346,6 +351,48 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     print(f"profile {chosen.name}: {chosen.description}", file=sys.stderr)
     app = create_app(chosen.engine(), settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def _serve_on_ray(args: argparse.Namespace) -> int:
+    """`serve run`, from emovox: deploy emovox.deploy on the cluster at `args.ray` (the
+    applications of `args.config` when given), serve until interrupted, then take them down."""
+    import signal
+
+    import yaml
+
+    try:
+        import ray
+        from ray import serve
+    except ImportError:
+        raise InvalidOptionError("--ray needs Ray Serve: pip install 'emovox[ray]'") from None
+    from emovox.deploy import build_app
+
+    keys = list(args.api_key or ()) + [k for k in os.environ.get("EMOVOX_API_KEYS", "").split(",") if k]
+    applications = [{"name": "emovox", "route_prefix": "/", "args": {"api_keys": keys}}]
+    if args.config:
+        try:
+            config = yaml.safe_load(args.config.read_text("utf-8")) or {}
+        except (OSError, yaml.YAMLError) as e:
+            raise InvalidOptionError(f"cannot read the Serve config {args.config}: {e}") from None
+        applications = config.get("applications") or []
+        if not all(a.get("import_path", "").startswith("emovox.deploy:") for a in applications) or not applications:
+            raise InvalidOptionError(f"{args.config} must list applications with import_path emovox.deploy:build_app")
+    ray.init(address=args.ray, log_to_driver=False)
+    serve.start(proxy_location="HeadOnly", http_options={"host": args.host, "port": args.port})
+    for application in applications:
+        serve.run(build_app(application.get("args") or {}), name=application.get("name", "emovox"),
+                  route_prefix=application.get("route_prefix", "/"))
+    print(f"emovox on Ray at {args.ray}: http://{args.host}:{args.port}/ (Ctrl-C to take it down)", file=sys.stderr)
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    try:
+        stopped.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for application in applications:
+            serve.delete(application.get("name", "emovox"))
     return 0
 
 
@@ -438,6 +485,17 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         results = suite.run(profiles, dataclasses.replace(suite.BenchConfig.quick(), peers=False))
         suite.remember(results)
     result = plan(need, results)
+    if args.emit_serve_config:
+        if not result.feasible:
+            raise InvalidOptionError("no feasible option to write a Serve config for: " + result.to_dict()["reason"])
+        import yaml
+
+        from emovox.capacity import serve_config
+        from emovox.paths import written_atomically
+
+        with written_atomically(args.emit_serve_config) as partial:
+            partial.write_text(yaml.safe_dump(serve_config(result), sort_keys=False), "utf-8")
+        print(f"wrote {args.emit_serve_config}: serve deploy {args.emit_serve_config}", file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -631,6 +689,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--api-key", action="append", metavar="KEY",
                        help="require 'Authorization: Bearer KEY' (repeatable; also $EMOVOX_API_KEYS, comma-separated)")
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="allow browser calls from ORIGIN")
+    serve.add_argument("--ray", metavar="ADDRESS",
+                       help="deploy on a Ray cluster instead (ADDRESS: host:port of its head, or 'auto'; "
+                            "needs emovox[ray]); HTTP on --host/--port of the head node")
+    serve.add_argument("--config", type=Path, metavar="FILE",
+                       help="with --ray: a Ray Serve config file (e.g. from 'emovox plan --emit-serve-config')")
     serve.set_defaults(run=_cmd_serve)
 
     bench = commands.add_parser("bench", help="measure the profiles on this machine (RTF, latency, throughput, "
@@ -654,6 +717,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan_.add_argument("--voice", help="plan for this voice only (joe or jf_alpha)")
     plan_.add_argument("--bench", type=Path, help="results.json from emovox bench (default: the latest run here)")
     plan_.add_argument("--json", action="store_true")
+    plan_.add_argument("--emit-serve-config", type=Path, metavar="FILE",
+                       help="write the answer as a Ray Serve config (for 'serve deploy FILE' or "
+                            "'emovox serve --ray ADDRESS --config FILE')")
     plan_.set_defaults(run=_cmd_plan)
 
     profiles = commands.add_parser("profiles", help="list the deployment profiles and their settings")

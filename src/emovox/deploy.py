@@ -33,42 +33,16 @@ import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
 
 from ray import serve
 from ray.serve.handle import DeploymentHandle
 
+from emovox.deploy_settings import AppArgs
 from emovox.engine import ChunkJob
 from emovox.errors import BusyError, EmovoxError
 from emovox.types import AudioChunk
 
 log = logging.getLogger("emovox")
-
-#: Measured defaults (benchmarks/README.md, "Ray Serve"); every one can be set in the config.
-AUTOSCALING = {"min_replicas": 1, "max_replicas": 4, "initial_replicas": 1, "target_ongoing_requests": 2,
-               "upscale_delay_s": 10.0, "downscale_delay_s": 60.0}
-MAX_ONGOING_REQUESTS = 8
-MAX_QUEUED_REQUESTS = 64
-
-
-@dataclass
-class AppArgs:
-    """What `build_app` takes (a Serve config's `args`)."""
-
-    #: Model families, each its own synthesis deployment (default: every one installed).
-    backends: list[str] = field(default_factory=list)
-    #: CPUs per synthesis replica; ONNX Runtime gets as many intra-op threads (at least one).
-    num_cpus: float = 1.0
-    #: CPUs reserved for the cloning replica (a clone takes a core while it runs) and the ingress.
-    cloning_cpus: float = 0.5
-    ingress_cpus: float = 0.25
-    #: The voice of a request that names none.
-    default_voice: str = "joe"
-    api_keys: list[str] = field(default_factory=list)
-    autoscaling: dict = field(default_factory=lambda: dict(AUTOSCALING))
-    max_ongoing_requests: int = MAX_ONGOING_REQUESTS
-    max_queued_requests: int = MAX_QUEUED_REQUESTS
-
 
 def _threads(num_cpus: float) -> int:
     return max(1, int(num_cpus))
@@ -222,6 +196,9 @@ def build_app(args: dict | None = None):
     """The application for `serve run emovox.deploy:build_app key=value ...` or a config file."""
     from emovox.compose import available_backends
 
+    unknown = set(args or {}) - set(AppArgs.__dataclass_fields__)
+    if unknown:
+        raise ValueError(f"unknown emovox.deploy args {sorted(unknown)}; it takes {sorted(AppArgs.__dataclass_fields__)}")
     settings = AppArgs(**(args or {}))
     backends = settings.backends or list(available_backends())
     options = {"max_ongoing_requests": settings.max_ongoing_requests,
