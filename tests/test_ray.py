@@ -44,7 +44,7 @@ def served(cluster):
     """The app deployed on the cluster; its HTTP address."""
     import local_postgres
 
-    os.environ.update({k: v for k, v in cluster.items() if k != "EMOVOX_STORE"})
+    os.environ.update({k: v for k, v in cluster.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR")})
     import ray
     from ray import serve
 
@@ -146,3 +146,23 @@ def test_a_killed_synthesis_replica_is_replaced_under_load(served):
     assert all(code in (200, 500, 503, 0) for code in outcomes)  # in-flight ones may fail; nothing else does
     after = [_speech(served).status_code for _ in range(4)]
     assert after == [200] * 4
+
+
+def test_a_client_that_goes_away_stops_the_synthesis_replica(served, cluster):
+    from pathlib import Path
+
+    long_text = " ".join(f"This is sentence number {n} of a long text that nobody will hear." for n in range(1, 41))
+    with httpx.stream("POST", f"{served}/v1/audio/speech", timeout=60,
+                      json={"model": "tts-1", "voice": "joe", "input": long_text, "response_format": "pcm"}) as response:
+        next(response.iter_bytes())  # the first audio, then the client hangs up
+    logs = Path(cluster["RAY_TEMP_DIR"]) / "session_latest" / "logs" / "serve"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        said = "".join(p.read_text(errors="replace") for p in logs.glob("replica_emovox_synthesis-vits_*.log"))
+        if "stream cancelled after" in said:
+            break
+        time.sleep(0.5)
+    stopped = [line for line in said.splitlines() if "stream cancelled after" in line]
+    assert stopped, "no synthesis replica stopped when the client went away"
+    sent, total = (int(n) for n in stopped[-1].split("stream cancelled after ")[1].split(" chunks")[0].split(" of "))
+    assert total == 40 and sent < total

@@ -74,6 +74,7 @@ def up(directory: Path, cpus: tuple[int, int] = (1, 1)) -> dict:
                    check=True, env=environment, capture_output=True)
     exports = {"RAY_ADDRESS": address, "EMOVOX_STORE": store, **RAY_ENVIRONMENT}
     (directory / "env").write_text("".join(f"export {k}={v}\n" for k, v in exports.items()))
+    exports["RAY_TEMP_DIR"] = str(ray_dir)  # where its logs are (session_latest/logs)
     (directory / "ray.markers").write_text(json.dumps([str(ray_dir), address]))
     (directory / "ray.pids").write_text(json.dumps(_cluster_processes(str(ray_dir), address)))
     return exports

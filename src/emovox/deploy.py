@@ -42,7 +42,8 @@ from emovox.engine import ChunkJob
 from emovox.errors import BusyError, EmovoxError
 from emovox.types import AudioChunk
 
-log = logging.getLogger("emovox")
+#: Serve's logger: it writes to each replica's own log file (logs/serve/replica_*.log).
+log = logging.getLogger("ray.serve")
 
 def _threads(num_cpus: float) -> int:
     return max(1, int(num_cpus))
@@ -75,10 +76,15 @@ class Synthesis:
         for voice in dict.fromkeys(job.voice for job in jobs):  # a clone made elsewhere: read through
             await asyncio.to_thread(self.engine.catalogue.entry, voice)
         release = self.scheduler.admit(dict.fromkeys(job.backend for job in jobs))
+        sent = 0
         try:
             async with aclosing(self.scheduler.chunks(jobs)) as chunks:
                 async for chunk in chunks:
                     yield chunk
+                    sent += 1
+        except (asyncio.CancelledError, GeneratorExit):
+            log.info("stream cancelled after %d of %d chunks: the caller went away", sent, len(jobs))
+            raise
         finally:
             release()
 
