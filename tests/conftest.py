@@ -83,6 +83,22 @@ def postgres_url(postgres_server, request) -> str:
 
 
 @pytest.fixture(scope="session")
+def ray_cluster():
+    """Two Ray nodes on 127.0.0.2 and 127.0.0.3 (one CPU each) and PostgreSQL, for the whole
+    run; what a shell would export (RAY_ADDRESS, EMOVOX_STORE...) plus RAY_TEMP_DIR."""
+    import shutil
+
+    import local_cluster
+
+    directory = Path(tempfile.mkdtemp(prefix="emovox-cluster-"))  # not under pytest's 0700 tmp: PostgreSQL reads it
+    try:
+        yield local_cluster.up(directory)
+    finally:
+        local_cluster.down(directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
 def tiny_dir(tmp_path_factory) -> Path:
     import tiny_models
 

@@ -1,5 +1,6 @@
 """emovox on a real local Ray cluster: two nodes on loopback addresses (one CPU each) and
-PostgreSQL, started by tools/local_cluster.py for this module and stopped by PID after it.
+PostgreSQL, started by tools/local_cluster.py for the test run (conftest's `ray_cluster`)
+and stopped by PID after it.
 
 The application (emovox.deploy) is deployed with Ray's own API, as `serve run` does, with
 joe's family only (one model keeps the tier within a few minutes on two cores): an ingress,
@@ -24,19 +25,8 @@ SENTENCE = "The cluster speaks through its ingress, one chunk at a time."
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    import local_cluster
-
-    directory = Path(tempfile.mkdtemp(prefix="emovox-cluster-"))  # not under pytest's 0700 tmp: PostgreSQL reads it
-    try:
-        yield local_cluster.up(directory)
-    finally:
-        local_cluster.down(directory)
-        shutil.rmtree(directory, ignore_errors=True)
+def cluster(ray_cluster):
+    return ray_cluster
 
 
 @pytest.fixture(scope="module")

@@ -154,11 +154,17 @@ def _cmd_book(args: argparse.Namespace) -> int:
     chosen = profile(args.profile)
     engine = chosen.engine()
     workers = args.workers or chosen.worker_count
+    renderer = None
+    if args.ray:
+        from emovox.longform.on_ray import RayRenderer
+
+        renderer = RayRenderer(args.ray, chosen.backends)
     if args.json:
         def report(progress) -> None:
             print(json.dumps(progress.to_dict()), flush=True)
 
-        manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report, args.m4b)
+        manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report, args.m4b,
+                             renderer)
     else:
         columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                    TextColumn("{task.fields[audio]}"), TimeElapsedColumn(), TimeRemainingColumn())
@@ -178,7 +184,7 @@ def _cmd_book(args: argparse.Namespace) -> int:
                         bar.update(whole, completed=progress.chapter)
 
             manifest = make_book(engine, book, args.output, options, options.format or "mp3", workers, report,
-                                 args.m4b)
+                                 args.m4b, renderer)
     total = sum(chapter["duration_s"] for chapter in manifest["chapters"])
     if not args.json:
         print(f"wrote {len(manifest['chapters'])} chapters ({total / 60:.1f} min of audio, voice {manifest['voice']}) "
@@ -634,6 +640,8 @@ def build_parser() -> argparse.ArgumentParser:
     book.add_argument("--workers", type=_positive_int, help="chunks synthesized at once (default: the profile's)")
     book.add_argument("--json", action="store_true", help="print progress as JSON lines")
     book.add_argument("--m4b", action="store_true", help="also one .m4b audiobook with a mark per chapter")
+    book.add_argument("--ray", metavar="ADDRESS", help="render the chunks across the Ray cluster at ADDRESS "
+                                                       "('auto': this machine's) with Ray Data; needs emovox[ray]")
     add_speech_options(book)
     book.set_defaults(run=_cmd_book)
 

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -140,14 +141,16 @@ class _Chapter:
 
 
 def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt: str = "mp3", workers: int = 1,
-              on_progress: Callable[[Progress], None] | None = None, m4b: bool = False) -> dict:
+              on_progress: Callable[[Progress], None] | None = None, m4b: bool = False,
+              renderer: ChunkRenderer | None = None) -> dict:
     """Every chapter of `book` into `out`; returns the manifest (also in `out/manifest.json`).
 
     The chunks of the whole book go through `workers` synthesis threads as one stream in the
     order of the text (a chapter is planned when the stream reaches it, so a short chapter
     never leaves a worker idle at its end); one writer thread encodes each chapter chunk by
     chunk, in order, as the chunks come, while the next ones are synthesized. With `m4b`,
-    the whole book also goes into one `.m4b` with chapter marks."""
+    the whole book also goes into one `.m4b` with chapter marks. `renderer` runs the chunks
+    elsewhere (a Ray cluster: longform/on_ray.py); `engine` then only plans."""
     check_format(fmt)
     out = Path(out)
     work = out / WORK_DIR
@@ -194,12 +197,12 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
         report(replace(state.progress, event="chapter_done", chunks_done=len(state.keys), elapsed_s=_since(run)))
 
     window = 4 * max(1, workers)
+    renderer = renderer or ThreadRenderer(engine, workers)
     try:
-        with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool, \
-                concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="emovox-chapter") as assembler:
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="emovox-chapter") as assembler:
             # one writer thread, fed in the order of the text: chunks, then their chapter's end
             assembled = []
-            for state, job, key, samples in _in_order(pool, engine, chunks(), work, window):
+            for state, job, key, samples in renderer.in_order(chunks(), lambda k: _piece(work, k).is_file()):
                 if samples is not None:  # made now (else: by an earlier run)
                     with written_atomically(_piece(work, key)) as partial:
                         partial.write_bytes(np.ascontiguousarray(samples, dtype="<f4").tobytes())
@@ -246,18 +249,34 @@ def _audiobook(out: Path, work: Path, title: str, states: list[_Chapter], earlie
     return name, key
 
 
-def _in_order(pool, engine: Engine, items, work: Path, window: int):
-    """(chapter, job, key, samples) in the order of the text, at most `window` renders in
-    flight (bounded memory); samples are None for a chunk an earlier run already made."""
-    pending: list = []
-    for state, job, key in items:
-        future = None if _piece(work, key).is_file() else pool.submit(engine.render, job)
-        pending.append((state, job, key, future))
-        while len(pending) >= window or (pending and pending[0][3] is None):
-            state_, job_, key_, future_ = pending.pop(0)
-            yield state_, job_, key_, None if future_ is None else future_.result().samples
-    for state_, job_, key_, future_ in pending:
-        yield state_, job_, key_, None if future_ is None else future_.result().samples
+class ChunkRenderer(Protocol):
+    """Renders a book's chunks wherever it runs them, handing them back in the order of the text."""
+
+    def in_order(self, items: Iterator[tuple[_Chapter, ChunkJob, str]],
+                 made: Callable[[str], bool]) -> Iterator[tuple[_Chapter, ChunkJob, str, np.ndarray | None]]:
+        """(chapter, job, key, samples) for each item, in order; samples are None for a chunk
+        whose key is already `made` (by an earlier run)."""
+
+
+class ThreadRenderer:
+    """`workers` threads of this process's engine, at most a few chunks each in flight
+    (bounded memory)."""
+
+    def __init__(self, engine: Engine, workers: int) -> None:
+        self._engine, self._workers = engine, max(1, workers)
+
+    def in_order(self, items, made):
+        window = 4 * self._workers
+        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+            pending: list = []
+            for state, job, key in items:
+                future = None if made(key) else pool.submit(self._engine.render, job)
+                pending.append((state, job, key, future))
+                while len(pending) >= window or (pending and pending[0][3] is None):
+                    state_, job_, key_, future_ = pending.pop(0)
+                    yield state_, job_, key_, None if future_ is None else future_.result().samples
+            for state_, job_, key_, future_ in pending:
+                yield state_, job_, key_, None if future_ is None else future_.result().samples
 
 
 def _piece(work: Path, key: str) -> Path:
