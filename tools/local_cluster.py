@@ -55,8 +55,9 @@ def _cluster_processes(*markers: str) -> list[int]:
         found |= children
 
 
-def up(directory: Path, cpus: tuple[int, int] = (1, 1)) -> dict:
-    """Start PostgreSQL and both Ray nodes; returns (and writes to DIR/env) what a shell needs."""
+def up(directory: Path, cpus: tuple[int, ...] = (1, 1)) -> dict:
+    """Start PostgreSQL and the Ray nodes (`cpus`: each node's CPU count; one or two nodes);
+    returns (and writes to DIR/env) what a shell needs."""
     directory = Path(directory).resolve()
     directory.mkdir(parents=True, exist_ok=True)
     directory.chmod(0o755)  # the PostgreSQL server's user goes through it to its own directory
@@ -69,9 +70,10 @@ def up(directory: Path, cpus: tuple[int, int] = (1, 1)) -> dict:
     subprocess.run([_ray(), "start", "--head", "--node-ip-address", HEAD_ADDRESS, "--port", str(port),
                     "--num-cpus", str(cpus[0]), *common], check=True, env=environment, capture_output=True)
     address = f"{HEAD_ADDRESS}:{port}"
-    subprocess.run([_ray(), "start", "--address", address, "--node-ip-address", WORKER_ADDRESS,
-                    "--num-cpus", str(cpus[1]), "--temp-dir", str(ray_dir), "--disable-usage-stats"],
-                   check=True, env=environment, capture_output=True)
+    for worker_cpus in cpus[1:2]:
+        subprocess.run([_ray(), "start", "--address", address, "--node-ip-address", WORKER_ADDRESS,
+                        "--num-cpus", str(worker_cpus), "--temp-dir", str(ray_dir), "--disable-usage-stats"],
+                       check=True, env=environment, capture_output=True)
     exports = {"RAY_ADDRESS": address, "EMOVOX_STORE": store, **RAY_ENVIRONMENT}
     (directory / "env").write_text("".join(f"export {k}={v}\n" for k, v in exports.items()))
     exports["RAY_TEMP_DIR"] = str(ray_dir)  # where its logs are (session_latest/logs)
@@ -123,7 +125,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("action", choices=["up", "down"])
     parser.add_argument("directory", type=Path)
-    parser.add_argument("--cpus", type=int, nargs=2, default=(1, 1), metavar=("HEAD", "WORKER"))
+    parser.add_argument("--cpus", type=int, nargs="+", default=[1, 1], metavar="N",
+                        help="each node's CPUs: one number for a single node, two for two nodes (default 1 1)")
     args = parser.parse_args()
     if args.action == "up":
         exports = up(args.directory, tuple(args.cpus))
