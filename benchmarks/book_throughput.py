@@ -1,6 +1,6 @@
 """A book's throughput against `emovox bench`'s batch figure, in one run on this machine.
 
-    .venv/bin/python benchmarks/book_throughput.py [--voices joe jf_alpha] [--repeats 3]
+    .venv/bin/python benchmarks/book_throughput.py [--voices joe jf_alpha] [--repeats 3] [--generated] [--format wav]
 
 First `emovox bench --quick` for the batch profile (its best audio seconds per wall second
 through the scheduler, per voice), then a three-chapter Markdown book made of the bench's
@@ -55,6 +55,7 @@ def main() -> None:
     parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha"])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--generated", action="store_true", help="generated sentences, not the bench's")
+    parser.add_argument("--format", default="mp3", help="the chapters' format (default mp3)")
     args = parser.parse_args()
     config = dataclasses.replace(suite.BenchConfig.quick(), peers=False)
     bench = {v["voice"]: max(level["audio_s_per_s"] for level in v["concurrency"])
@@ -71,7 +72,7 @@ def main() -> None:
                 source.write_text(book_text(100 * args.voices.index(voice) + repeat, args.generated), "utf-8")
                 started = time.perf_counter()
                 manifest = make_book(engine, read_book(source), Path(scratch) / "out", SpeechOptions(voice=voice),
-                                     "mp3", workers=chosen.worker_count)
+                                     args.format, workers=chosen.worker_count)
                 wall = time.perf_counter() - started
                 runs.append(sum(c["duration_s"] for c in manifest["chapters"]) / wall)
         print(f"| {voice} | {bench.get(voice, float('nan')):.1f} | {statistics.median(runs):.1f} | "

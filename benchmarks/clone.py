@@ -29,7 +29,7 @@ from emovox.errors import EmovoxError
 from emovox.frontend.g2p.espeak import Espeak
 from emovox.voices.clone import clone
 from emovox.voices.encoder import SpeakerEncoder, similarity
-from emovox.voices.store import VoiceStore
+from emovox.voices.sqlite_store import SqliteVoiceStore
 
 ENROLL = ("My grandmother grew tomatoes, beans and sunflowers in her garden every summer, "
           "and we helped her water them.")
@@ -71,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="emovox-clone-bench-"))
     engine, encoder, transcriber = from_packages(home=home), SpeakerEncoder.packaged(), Transcriber()
-    store = VoiceStore(home)
+    store = SqliteVoiceStore(home)
 
     def embed(samples: np.ndarray, rate: int) -> np.ndarray:
         return encoder.embed(samples, rate)

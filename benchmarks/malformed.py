@@ -23,7 +23,7 @@ import httpx
 from emovox import from_packages
 from emovox.server.app import ServerSettings, create_app
 from emovox.server.background import BackgroundServer
-from emovox.voices.store import VoiceStore
+from emovox.voices.sqlite_store import SqliteVoiceStore
 
 KEY = "bench-key"
 SPEECH = "/v1/audio/speech"
@@ -131,7 +131,7 @@ def main() -> int:
     settings = ServerSettings(api_keys=(KEY,), max_upload_bytes=2 * 2**20, warmup=False)
     with tempfile.TemporaryDirectory() as home:  # nothing touches the user's own voices
         engine = from_packages(home=Path(home), backends=("vits",))
-        with BackgroundServer(create_app(engine, settings, VoiceStore(Path(home)))) as server:
+        with BackgroundServer(create_app(engine, settings, SqliteVoiceStore(Path(home)))) as server:
             report = run(server.url, args.requests, args.seed)
     if args.json:
         print(json.dumps(report, indent=2))
