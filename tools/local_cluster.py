@@ -64,17 +64,20 @@ def up(directory: Path, cpus: tuple[int, ...] = (1, 1)) -> dict:
     store = local_postgres.start(directory / "postgres")
     ray_dir = directory / "ray"
     ray_dir.mkdir(exist_ok=True)
-    port = local_postgres.free_port()
+    port, dashboard_port = local_postgres.free_port(), local_postgres.free_port()
     environment = {**os.environ, **RAY_ENVIRONMENT, "EMOVOX_STORE": store}
-    common = ["--temp-dir", str(ray_dir), "--disable-usage-stats", "--include-dashboard=false"]
+    # the dashboard is what `serve deploy` and `serve status` talk to
     subprocess.run([_ray(), "start", "--head", "--node-ip-address", HEAD_ADDRESS, "--port", str(port),
-                    "--num-cpus", str(cpus[0]), *common], check=True, env=environment, capture_output=True)
+                    "--num-cpus", str(cpus[0]), "--temp-dir", str(ray_dir), "--disable-usage-stats",
+                    "--include-dashboard=true", "--dashboard-host", HEAD_ADDRESS, "--dashboard-port",
+                    str(dashboard_port)], check=True, env=environment, capture_output=True)
     address = f"{HEAD_ADDRESS}:{port}"
     for worker_cpus in cpus[1:2]:
         subprocess.run([_ray(), "start", "--address", address, "--node-ip-address", WORKER_ADDRESS,
                         "--num-cpus", str(worker_cpus), "--temp-dir", str(ray_dir), "--disable-usage-stats"],
                        check=True, env=environment, capture_output=True)
-    exports = {"RAY_ADDRESS": address, "EMOVOX_STORE": store, **RAY_ENVIRONMENT}
+    exports = {"RAY_ADDRESS": address, "RAY_DASHBOARD_ADDRESS": f"http://{HEAD_ADDRESS}:{dashboard_port}",
+               "EMOVOX_STORE": store, **RAY_ENVIRONMENT}
     (directory / "env").write_text("".join(f"export {k}={v}\n" for k, v in exports.items()))
     exports["RAY_TEMP_DIR"] = str(ray_dir)  # where its logs are (session_latest/logs)
     (directory / "ray.markers").write_text(json.dumps([str(ray_dir), address]))

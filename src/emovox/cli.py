@@ -500,7 +500,8 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         from emovox.paths import written_atomically
 
         with written_atomically(args.emit_serve_config) as partial:
-            partial.write_text(yaml.safe_dump(serve_config(result), sort_keys=False), "utf-8")
+            partial.write_text(yaml.safe_dump(serve_config(result, args.http_host, args.http_port), sort_keys=False),
+                               "utf-8")
         print(f"wrote {args.emit_serve_config}: serve deploy {args.emit_serve_config}", file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
@@ -728,6 +729,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan_.add_argument("--emit-serve-config", type=Path, metavar="FILE",
                        help="write the answer as a Ray Serve config (for 'serve deploy FILE' or "
                             "'emovox serve --ray ADDRESS --config FILE')")
+    plan_.add_argument("--http-host", default="0.0.0.0", help="the config's HTTP host (default 0.0.0.0)")
+    plan_.add_argument("--http-port", type=int, default=8000, help="the config's HTTP port (default 8000)")
     plan_.set_defaults(run=_cmd_plan)
 
     profiles = commands.add_parser("profiles", help="list the deployment profiles and their settings")
