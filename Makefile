@@ -30,24 +30,22 @@ $(FAST_STAMP): pyproject.toml $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-# Debian's chromium for the playground's browser test (Playwright drives it; no browser download),
-# and Debian's PostgreSQL for the shared voice store's tests: the tests start servers of their
-# own (tools/local_postgres.py), so the package is told not to create and start a system cluster.
-$(TEST_STAMP): pyproject.toml $(FAST_STAMP)
+# Debian's chromium for the playground's browser test (Playwright drives it; no browser
+# download); the ray extra and PostgreSQL come with $(RAY_STAMP).
+$(TEST_STAMP): pyproject.toml $(FAST_STAMP) $(RAY_STAMP)
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
-	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
-		mkdir -p /etc/postgresql-common && \
-		echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf && \
-		apt-get update -qq && apt-get install -y -qq postgresql; }
 	$(BIN)/pip install --quiet -e '.[test,parity,ray]'
 	touch $@
 
-# Ray Serve / Ray Data and psycopg, and Debian's PostgreSQL (no system cluster: ours live in $(CLUSTER)/).
+# Ray Serve / Ray Data and psycopg, and Debian's PostgreSQL: the tests and the local cluster
+# start servers of their own (tools/local_postgres.py), so the package is told not to create
+# and start a system cluster.
 $(RAY_STAMP): pyproject.toml $(STAMP)
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
 		mkdir -p /etc/postgresql-common && \
 		echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf && \
-		apt-get update -qq && apt-get install -y -qq postgresql; }
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			-o Dpkg::Options::=--force-confold postgresql; }
 	$(BIN)/pip install --quiet -e '.[ray]'
 	touch $@
 
