@@ -65,13 +65,26 @@ def up(directory: Path, cpus: tuple[int, ...] = (1, 1)) -> dict:
     ray_dir = directory / "ray"
     ray_dir.mkdir(exist_ok=True)
     port, dashboard_port = local_postgres.free_port(), local_postgres.free_port()
+    address = f"{HEAD_ADDRESS}:{port}"
+    # written first: a start that fails half way is taken down by `down` like a whole one
+    (directory / "ray.markers").write_text(json.dumps([str(ray_dir), address]))
+    try:
+        return _start_ray(directory, ray_dir, address, dashboard_port, store, cpus)
+    except (OSError, subprocess.CalledProcessError) as e:
+        detail = e.stderr.decode(errors="replace")[-2000:] if isinstance(e, subprocess.CalledProcessError) else e
+        down(directory)
+        raise RuntimeError(f"the local Ray cluster did not start: {detail}") from None
+
+
+def _start_ray(directory: Path, ray_dir: Path, address: str, dashboard_port: int, store: str,
+               cpus: tuple[int, ...]) -> dict:
+    port = address.rsplit(":", 1)[1]
     environment = {**os.environ, **RAY_ENVIRONMENT, "EMOVOX_STORE": store}
     # the dashboard is what `serve deploy` and `serve status` talk to
     subprocess.run([_ray(), "start", "--head", "--node-ip-address", HEAD_ADDRESS, "--port", str(port),
                     "--num-cpus", str(cpus[0]), "--temp-dir", str(ray_dir), "--disable-usage-stats",
                     "--include-dashboard=true", "--dashboard-host", HEAD_ADDRESS, "--dashboard-port",
                     str(dashboard_port)], check=True, env=environment, capture_output=True)
-    address = f"{HEAD_ADDRESS}:{port}"
     for worker_cpus in cpus[1:2]:
         subprocess.run([_ray(), "start", "--address", address, "--node-ip-address", WORKER_ADDRESS,
                         "--num-cpus", str(worker_cpus), "--temp-dir", str(ray_dir), "--disable-usage-stats"],
@@ -80,7 +93,6 @@ def up(directory: Path, cpus: tuple[int, ...] = (1, 1)) -> dict:
                "EMOVOX_STORE": store, **RAY_ENVIRONMENT}
     (directory / "env").write_text("".join(f"export {k}={v}\n" for k, v in exports.items()))
     exports["RAY_TEMP_DIR"] = str(ray_dir)  # where its logs are (session_latest/logs)
-    (directory / "ray.markers").write_text(json.dumps([str(ray_dir), address]))
     (directory / "ray.pids").write_text(json.dumps(_cluster_processes(str(ray_dir), address)))
     return exports
 
