@@ -68,7 +68,7 @@ def postgres_server():
 
 
 @pytest.fixture
-def postgres_url(postgres_server, request) -> str:
+def postgres_url(postgres_server) -> str:
     """A fresh, empty database on the test run's server, for one test."""
     import uuid
 

@@ -351,13 +351,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     chosen = profile(args.profile)
     overrides = {"workers": args.workers, "intra_op_threads": args.threads}
     chosen = dataclasses.replace(chosen, **{k: v for k, v in overrides.items() if v is not None})
-    keys = tuple(args.api_key or ()) + tuple(k for k in os.environ.get("EMOVOX_API_KEYS", "").split(",") if k)
     settings = ServerSettings(scheduling=SchedulerSettings.from_profile(chosen), default_voice=chosen.default_voice,
-                              api_keys=keys, cors_origins=tuple(args.cors_origin or ()))
+                              api_keys=_api_keys(args), cors_origins=tuple(args.cors_origin or ()))
     print(f"profile {chosen.name}: {chosen.description}", file=sys.stderr)
     app = create_app(chosen.engine(), settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
     return 0
+
+
+def _api_keys(args: argparse.Namespace) -> tuple[str, ...]:
+    """--api-key flags, then $EMOVOX_API_KEYS (comma-separated)."""
+    return tuple(args.api_key or ()) + tuple(k for k in os.environ.get("EMOVOX_API_KEYS", "").split(",") if k)
 
 
 def _serve_on_ray(args: argparse.Namespace) -> int:
@@ -374,8 +378,7 @@ def _serve_on_ray(args: argparse.Namespace) -> int:
         raise InvalidOptionError("--ray needs Ray Serve: pip install 'emovox[ray]'") from None
     from emovox.deploy import build_app
 
-    keys = list(args.api_key or ()) + [k for k in os.environ.get("EMOVOX_API_KEYS", "").split(",") if k]
-    applications = [{"name": "emovox", "route_prefix": "/", "args": {"api_keys": keys}}]
+    applications = [{"name": "emovox", "route_prefix": "/", "args": {"api_keys": list(_api_keys(args))}}]
     if args.config:
         try:
             config = yaml.safe_load(args.config.read_text("utf-8")) or {}

@@ -35,6 +35,7 @@ import os
 from collections.abc import AsyncIterator, Callable, Iterable
 
 from ray import serve
+from ray.serve.exceptions import BackPressureError
 from ray.serve.handle import DeploymentHandle
 
 from emovox.deploy_settings import AppArgs
@@ -106,9 +107,10 @@ class Cloning:
 
     def __init__(self) -> None:
         from emovox.compose import from_packages
+        from emovox.voices.clone import METHODS
         from emovox.voices.store import open_store
 
-        self.engine = from_packages(backends=("vits", "kokoro"), audio_cache_bytes=0)
+        self.engine = from_packages(backends=tuple(METHODS), audio_cache_bytes=0)  # the families clones go onto
         self.store = open_store()
 
     def clone(self, data: bytes, name: str, quality: str, force: bool, denoise: str, backend: str):
@@ -159,7 +161,7 @@ def _in_our_terms(error: Exception) -> Exception:
     cause = getattr(error, "cause", None)
     if isinstance(cause, EmovoxError):
         return cause
-    if type(error).__name__ == "BackPressureError":
+    if isinstance(error, BackPressureError):
         return BusyError("every synthesis replica is busy; retry shortly", retry_after_s=1)
     return error
 

@@ -7,10 +7,10 @@ spans into each word's start and end in the chunk (`word_times`), after the edge
 trimmed. English phoneme words are espeak's, separated by spaces; Chinese ones are the
 syllables, one per character.
 
-When the text and the phonemes do not have the same number of words (a hyphenated word
-that espeak reads as two, an erhua syllable that reads two characters), the words are
-shared out in order: several phoneme words to one text word, or one phoneme word's ids
-split among the text words it reads.
+When the text and the phonemes do not have the same number of words (espeak reading "of
+the" as one word, a hyphenated word it reads as two, an erhua syllable that reads two
+characters), `_read_by` pairs them in order: several phoneme words to one text word, or
+one phoneme word's ids split among the text words it reads.
 
 Words are reported as they were written, not as they were normalized: "$12.75" is one word
 from the start of "twelve" to the end of "cents" (`WrittenWords`), "Dr." is "Dr", and a
@@ -133,11 +133,13 @@ class WrittenWords:
                 owners[j1:j2] = [len(labels)] * (j2 - j1)
                 labels.append(_sentence_period_off(("" if key == "zh" else " ").join(written[i1:i2])))
                 spans.append((tokens[i1][1][0], tokens[i2 - 1][1][1]))
-        for j, owner in enumerate(owners):  # inserted words join the word before (or after) them
-            if owner is None:
-                before = next((o for o in reversed(owners[:j]) if o is not None), None)
-                after = next((o for o in owners[j + 1:] if o is not None), None)
-                owners[j] = before if before is not None else after
+        # inserted words join the word before them (the first ones, the word after)
+        for j in range(1, len(owners)):
+            if owners[j] is None:
+                owners[j] = owners[j - 1]
+        for j in range(len(owners) - 2, -1, -1):
+            if owners[j] is None:
+                owners[j] = owners[j + 1]
         if not labels or any(owner is None for owner in owners):
             return cls(tuple(normalized), tuple(normalized), tuple(range(len(normalized))))
         return cls(tuple(labels), tuple(normalized), tuple(owners), written_text, tuple(spans))

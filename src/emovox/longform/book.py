@@ -36,6 +36,8 @@ from emovox.paths import written_atomically
 
 WORK_DIR = ".emovox-work"
 MANIFEST = "manifest.json"
+#: Chunks a worker may have made or be making ahead of the one the writer waits for (bounded memory).
+CHUNKS_IN_FLIGHT_PER_WORKER = 4
 #: Part of every chunk's key: bump it when what a key stands for changes.
 KEY_VERSION = "book-chunk/1"
 
@@ -196,7 +198,7 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
         _write_manifest(out, manifest)
         report(replace(state.progress, event="chapter_done", chunks_done=len(state.keys), elapsed_s=_since(run)))
 
-    window = 4 * max(1, workers)
+    window = CHUNKS_IN_FLIGHT_PER_WORKER * max(1, workers)  # chunks waiting for the writer
     renderer = renderer or ThreadRenderer(engine, workers)
     try:
         with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="emovox-chapter") as assembler:
@@ -207,12 +209,12 @@ def make_book(engine: Engine, book: Book, out: Path, options: SpeechOptions, fmt
                     with written_atomically(_piece(work, key)) as partial:
                         partial.write_bytes(np.ascontiguousarray(samples, dtype="<f4").tobytes())
                     run.rendered += 1
-                    run.audio_s += len(samples) / job.output_rate
-                else:
-                    run.audio_s += _piece(work, key).stat().st_size / 4 / job.output_rate
+                elif state.writer is not None:  # an earlier run's piece, for a chapter still to write
+                    samples = np.fromfile(_piece(work, key), dtype="<f4")
+                length = len(samples) if samples is not None else _piece(work, key).stat().st_size // 4
+                run.audio_s += length / job.output_rate
                 if state.writer is not None:
-                    assembled.append(assembler.submit(state.writer.add, job, samples if samples is not None
-                                                      else np.fromfile(_piece(work, key), dtype="<f4")))
+                    assembled.append(assembler.submit(state.writer.add, job, samples))
                 state.done += 1
                 report(replace(state.progress, event="chunk", chunks_done=state.done, rendered=run.rendered,
                                audio_s=run.audio_s, elapsed_s=_since(run)))
@@ -266,7 +268,7 @@ class ThreadRenderer:
         self._engine, self._workers = engine, max(1, workers)
 
     def in_order(self, items, made):
-        window = 4 * self._workers
+        window = CHUNKS_IN_FLIGHT_PER_WORKER * self._workers
         with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
             pending: list = []
             for state, job, key in items:

@@ -26,11 +26,9 @@ class _ChunkActor:
 
         from emovox.backends.session import SessionSettings
         from emovox.compose import from_packages
-        from emovox.voices.clone import follow_store
-        from emovox.voices.store import open_store
 
+        # from_packages follows the store: a voice cloned anywhere is read through on first use
         self._engine = from_packages(SessionSettings(intra_op_threads=threads), backends=backends, audio_cache_bytes=0)
-        follow_store(self._engine, open_store())  # a cloned voice: read through from the shared store
         self._node = ray.get_runtime_context().get_node_id()
 
     def __call__(self, batch: dict) -> dict:
