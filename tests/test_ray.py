@@ -13,6 +13,7 @@ import io
 import os
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import numpy as np
@@ -139,7 +140,6 @@ def test_a_killed_synthesis_replica_is_replaced_under_load(served):
 
 
 def test_a_client_that_goes_away_stops_the_synthesis_replica(served, cluster):
-    from pathlib import Path
 
     long_text = " ".join(f"This is sentence number {n} of a long text that nobody will hear." for n in range(1, 41))
     with httpx.stream("POST", f"{served}/v1/audio/speech", timeout=60,
@@ -156,3 +156,63 @@ def test_a_client_that_goes_away_stops_the_synthesis_replica(served, cluster):
     assert stopped, "no synthesis replica stopped when the client went away"
     sent, total = (int(n) for n in stopped[-1].split("stream cancelled after ")[1].split(" chunks")[0].split(" of "))
     assert total == 40 and sent < total
+
+
+def test_a_node_killed_under_load_costs_only_its_in_flight_requests(served, cluster):
+    """The second node dies (every process SIGKILLed) while three clients keep asking: what was
+    in flight on it fails, everything asked once Ray knows the node is dead succeeds, and when
+    the node comes back a synthesis replica is placed on it again. Runs last: it restarts the node."""
+    import ray
+    from ray import serve
+    from ray.util.state import list_actors
+
+    import local_cluster
+
+    directory = Path(cluster["RAY_TEMP_DIR"]).parent
+    outcomes: list[tuple[float, int]] = []  # (when asked, status; 0: the connection broke)
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            asked = time.monotonic()
+            try:
+                code = _speech(served, text="A short sentence while a node dies.", timeout=120).status_code
+            except httpx.HTTPError:
+                code = 0
+            outcomes.append((asked, code))
+
+    clients = [threading.Thread(target=load) for _ in range(3)]
+    for client in clients:
+        client.start()
+    time.sleep(2)
+    killed_at = time.monotonic()
+    assert local_cluster.kill_worker(directory)
+    deadline = killed_at + 90
+    while any(n["Alive"] and n["NodeManagerAddress"] == local_cluster.WORKER_ADDRESS for n in ray.nodes()):
+        assert time.monotonic() < deadline, "Ray never noticed the node died"
+        time.sleep(0.5)
+    known_dead_at = time.monotonic()
+    time.sleep(8)  # requests asked after the death is known, served by the head alone
+    stop.set()
+    for client in clients:
+        client.join()
+    in_flight = [code for asked, code in outcomes if killed_at - 30 < asked < known_dead_at and code != 200]
+    after = [code for asked, code in outcomes if asked >= known_dead_at]
+    print(f"\nnode killed under load: noticed after {known_dead_at - killed_at:.0f} s; "
+          f"{len(in_flight)} requests failed (asked before that), {len(after)} asked after it: "
+          f"{sum(code == 200 for code in after)} succeeded")
+    assert after and all(code == 200 for code in after)
+    assert len(in_flight) <= 6  # the three clients' requests on the node, and their next ones until it was known dead
+
+    local_cluster.restart_worker(directory)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        status = serve.status().applications["emovox"]
+        if (status.status == "RUNNING"
+                and status.deployments["synthesis-vits"].replica_states.get("RUNNING", 0) == 2):
+            break
+        time.sleep(0.5)
+    worker = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and n["NodeManagerAddress"] == local_cluster.WORKER_ADDRESS)
+    replicas = list_actors(filters=[("state", "=", "ALIVE"), ("class_name", "=", "ServeReplica:emovox:synthesis-vits")])
+    assert worker in {replica.node_id for replica in replicas}  # the head has no room for a second one
+    assert [_speech(served).status_code for _ in range(4)] == [200] * 4

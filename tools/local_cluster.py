@@ -86,15 +86,41 @@ def _start_ray(directory: Path, ray_dir: Path, address: str, dashboard_port: int
                     "--include-dashboard=true", "--dashboard-host", HEAD_ADDRESS, "--dashboard-port",
                     str(dashboard_port)], check=True, env=environment, capture_output=True)
     for worker_cpus in cpus[1:2]:
-        subprocess.run([_ray(), "start", "--address", address, "--node-ip-address", WORKER_ADDRESS,
-                        "--num-cpus", str(worker_cpus), "--temp-dir", str(ray_dir), "--disable-usage-stats"],
-                       check=True, env=environment, capture_output=True)
+        _start_worker(ray_dir, address, worker_cpus, environment)
     exports = {"RAY_ADDRESS": address, "RAY_DASHBOARD_ADDRESS": f"http://{HEAD_ADDRESS}:{dashboard_port}",
                "EMOVOX_STORE": store, **RAY_ENVIRONMENT}
     (directory / "env").write_text("".join(f"export {k}={v}\n" for k, v in exports.items()))
     exports["RAY_TEMP_DIR"] = str(ray_dir)  # where its logs are (session_latest/logs)
     (directory / "ray.pids").write_text(json.dumps(_cluster_processes(str(ray_dir), address)))
     return exports
+
+
+def _start_worker(ray_dir: Path, address: str, cpus: int, environment: dict) -> None:
+    subprocess.run([_ray(), "start", "--address", address, "--node-ip-address", WORKER_ADDRESS,
+                    "--num-cpus", str(cpus), "--temp-dir", str(ray_dir), "--disable-usage-stats"],
+                   check=True, env=environment, capture_output=True)
+
+
+def kill_worker(directory: Path) -> list[int]:
+    """SIGKILL the second node's processes (its raylet, agents and workers: every replica on
+    it), as a machine that loses power; returns their PIDs. The head is left running."""
+    pids = _cluster_processes(f"={WORKER_ADDRESS}")
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return pids
+
+
+def restart_worker(directory: Path, cpus: int = 1) -> None:
+    """Start the second node again (after `kill_worker`), joining the same head; `down` stops
+    it like the first one (it carries the cluster's markers)."""
+    directory = Path(directory).resolve()
+    ray_dir, address = json.loads((directory / "ray.markers").read_text())
+    store = next(line.split("=", 1)[1] for line in (directory / "env").read_text().splitlines()
+                 if line.startswith("export EMOVOX_STORE="))
+    _start_worker(Path(ray_dir), address, cpus, {**os.environ, **RAY_ENVIRONMENT, "EMOVOX_STORE": store})
 
 
 def down(directory: Path, timeout_s: float = 5.0) -> None:
