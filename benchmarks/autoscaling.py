@@ -3,17 +3,20 @@ of load, in one run on one local cluster (two loopback nodes of one CPU each).
 
     .venv/bin/python benchmarks/autoscaling.py [--step-clients 8] [--json FILE]
 
-Each setting is deployed fresh (joe's family only, synthesis replicas of 0.5 CPU, so up to
-three fit beside the ingress and the cloning replica), then:
+Each setting is deployed fresh (joe's family only, synthesis replicas of 0.5 CPU, one to two
+of them: a third would fit by CPU count, but Ray places fractions per node and the ingress and
+the cloning replica leave a quarter CPU on each, so it is never scheduled), then:
 
     1 client for 8 s          the quiet start, one replica
     N clients for 45 s        the step: closed-loop clients, a new sentence per request,
                               the audio cache off (benchmarks/load.py's clients)
     nothing for 45 s          does it give the replicas back?
 
-Reported per setting: seconds from the step to a second and a third running replica; first
+Reported per setting: seconds from the step to a second running replica; first
 audio p50/p95 and audio seconds per wall second in the step's first 15 s (while it scales) and
 its last 30 s (scaled); errors (429 once the queue is full); replicas 45 s after the load.
+Then admission (`--burst 32`): two fixed replicas under 32 clients for 20 s, with each
+replica's `max_ongoing_requests` and the handle's `max_queued_requests` varied.
 """
 
 from __future__ import annotations
@@ -40,11 +43,21 @@ import local_postgres  # noqa: E402
 FAST = {"metrics_interval_s": 2.0, "look_back_period_s": 10.0}
 SETTINGS = {
     "Ray's defaults": {"target_ongoing_requests": 2},
-    "emovox 0.x (unmeasured)": {"target_ongoing_requests": 2, "upscale_delay_s": 10.0, "downscale_delay_s": 60.0},
+    "10 s up / 60 s down, look-back 30 s (the first defaults)": {
+        "target_ongoing_requests": 2, "upscale_delay_s": 10.0, "downscale_delay_s": 60.0},
     "fast look-back, target 1": {**FAST, "target_ongoing_requests": 1, "upscale_delay_s": 3.0, "downscale_delay_s": 30.0},
     "fast look-back, target 2": {**FAST, "target_ongoing_requests": 2, "upscale_delay_s": 3.0, "downscale_delay_s": 30.0},
     "fast look-back, target 4": {**FAST, "target_ongoing_requests": 4, "upscale_delay_s": 3.0, "downscale_delay_s": 30.0},
-    "three fixed replicas": {"min_replicas": 3, "max_replicas": 3, "initial_replicas": 3},
+    "two fixed replicas": {"min_replicas": 2, "max_replicas": 2, "initial_replicas": 2},
+}
+#: Admission under a burst past what two replicas hold (`--burst`): requests each replica takes
+#: at once, and requests the ingress's handle queues before it answers 429.
+ADMISSION = {
+    "max_ongoing 8, queue 64": {"max_ongoing_requests": 8, "max_queued_requests": 64},
+    "max_ongoing 2, queue 64": {"max_ongoing_requests": 2, "max_queued_requests": 64},
+    "max_ongoing 8, queue 8": {"max_ongoing_requests": 8, "max_queued_requests": 8},
+    "max_ongoing 8, queue 8, ingress holds 5 (Serve's default)": {
+        "max_ongoing_requests": 8, "max_queued_requests": 8, "ingress_max_ongoing_requests": 5},
 }
 
 
@@ -99,7 +112,7 @@ def one_setting(name: str, autoscaling: dict, url: str, step_clients: int, offse
 
     from emovox.deploy import build_app
 
-    scaling = {"min_replicas": 1, "max_replicas": 3, "initial_replicas": 1, **autoscaling}
+    scaling = {"min_replicas": 1, "max_replicas": 2, "initial_replicas": 1, **autoscaling}
     args = {"backends": ["vits"], "num_cpus": 0.5, "cloning_cpus": 0.25, "ingress_cpus": 0.25,
             "autoscaling": scaling}
     serve.run(build_app(args), name="emovox", route_prefix="/")
@@ -111,59 +124,97 @@ def one_setting(name: str, autoscaling: dict, url: str, step_clients: int, offse
         scaled = run_clients(url, step_clients, 30, offset + 2000)
         time.sleep(45)
         result = {"setting": name, "autoscaling": scaling, "quiet": quiet, "scaling": scaling_rows, "scaled": scaled,
-                  "second_replica_s": watch.first_reaching(2, step), "third_replica_s": watch.first_reaching(3, step),
+                  "second_replica_s": watch.first_reaching(2, step),
                   "replicas_45s_after": watch.now()}
     finally:
         watch.stop()
         serve.delete("emovox")
-    print(f"  {name}: 2nd/3rd replica after {_s(result['second_replica_s'])}/{_s(result['third_replica_s'])}; "
-          f"scaling TTFA p50/p95 {scaling_rows['ttfa_p50_ms']:.0f}/{scaling_rows['ttfa_p95_ms']:.0f} ms "
-          f"{scaling_rows['audio_s_per_s']:.1f} audio s/s; scaled {scaled['ttfa_p50_ms']:.0f}/"
-          f"{scaled['ttfa_p95_ms']:.0f} ms {scaled['audio_s_per_s']:.1f} audio s/s; "
-          f"errors {scaling_rows['errors'] + scaled['errors']}; {result['replicas_45s_after']} replicas after",
-          flush=True)
+    print(f"  {name}: 2nd replica after {_s(result['second_replica_s'])}; scaling {_row(scaling_rows)}; "
+          f"scaled {_row(scaled)}; errors {scaling_rows['errors'] + scaled['errors']}; "
+          f"{result['replicas_45s_after']} replicas after", flush=True)
     return result
+
+
+def burst(name: str, admission: dict, url: str, clients: int, offset: int) -> dict:
+    """Two fixed replicas, `clients` closed-loop clients for 20 s."""
+    from ray import serve
+
+    from emovox.deploy import build_app
+
+    args = {"backends": ["vits"], "num_cpus": 0.5, "cloning_cpus": 0.25, "ingress_cpus": 0.25,
+            "autoscaling": {"min_replicas": 2, "max_replicas": 2, "initial_replicas": 2}, **admission}
+    serve.run(build_app(args), name="emovox", route_prefix="/")
+    try:
+        run_clients(url, 1, 3, offset)  # warm
+        row = {"setting": name, **admission, "clients": clients, **run_clients(url, clients, 20, offset + 1000)}
+    finally:
+        serve.delete("emovox")
+    print(f"  {name}: {row['requests']} requests, {row['errors']} refused, {_row(row)}", flush=True)
+    return row
 
 
 def _s(value: float | None) -> str:
     return "never" if value is None else f"{value:.0f} s"
 
 
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}"
+
+
+def _row(row: dict) -> str:
+    return f"TTFA p50/p95 {_ms(row['ttfa_p50_ms'])}/{_ms(row['ttfa_p95_ms'])} ms, {row['audio_s_per_s']:.1f} audio s/s"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--step-clients", type=int, default=8)
     parser.add_argument("--settings", nargs="*", default=list(SETTINGS), help="which rows (default all)")
+    parser.add_argument("--burst", type=int, default=32, metavar="CLIENTS",
+                        help="clients of the admission rows (0: skip them)")
+    parser.add_argument("--admission", nargs="*", default=list(ADMISSION), help="which admission rows (default all)")
     parser.add_argument("--json", type=Path, default=Path(__file__).parent / "results" / "autoscaling.json")
     args = parser.parse_args()
     import ray
     from ray import serve
 
-    directory = Path(tempfile.mkdtemp(prefix="emovox-bench-autoscaling-"))
-    results = []
+    directory = Path(tempfile.mkdtemp(prefix="emovox-as-"))
+    results, bursts = [], []
     try:
         exports = local_cluster.up(directory, cpus=(1, 1))
-        os.environ.update({k: v for k, v in exports.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR")})
+        os.environ.update({k: v for k, v in exports.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR", "CLUSTER_DIR")})
         ray.init(address=exports["RAY_ADDRESS"], log_to_driver=False)
         port = local_postgres.free_port()
         serve.start(proxy_location="HeadOnly", http_options={"host": "127.0.0.1", "port": port})
         for index, name in enumerate(args.settings):
             results.append(one_setting(name, SETTINGS[name], f"http://127.0.0.1:{port}", args.step_clients,
                                        10_000 * index))
+            _save(args.json, results, bursts)
+        for index, name in enumerate(args.admission if args.burst else ()):
+            bursts.append(burst(name, ADMISSION[name], f"http://127.0.0.1:{port}", args.burst, 100_000 + 10_000 * index))
+            _save(args.json, results, bursts)
         serve.shutdown()
         ray.shutdown()
     finally:
         local_cluster.down(directory)
         shutil.rmtree(directory, ignore_errors=True)
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2))
-    print("| setting | 2nd / 3rd replica | first 15 s: TTFA p50 / p95, audio s/s | last 30 s: TTFA p50 / p95, "
+    print("| setting | 2nd replica | first 15 s: TTFA p50 / p95, audio s/s | last 30 s: TTFA p50 / p95, "
           "audio s/s | errors | replicas 45 s after |\n|---|---|---|---|---|---|")
     for r in results:
         a, b = r["scaling"], r["scaled"]
-        print(f"| {r['setting']} | {_s(r['second_replica_s'])} / {_s(r['third_replica_s'])} | "
-              f"{a['ttfa_p50_ms']:.0f} / {a['ttfa_p95_ms']:.0f} ms, {a['audio_s_per_s']:.1f} | "
-              f"{b['ttfa_p50_ms']:.0f} / {b['ttfa_p95_ms']:.0f} ms, {b['audio_s_per_s']:.1f} | "
+        print(f"| {r['setting']} | {_s(r['second_replica_s'])} | "
+              f"{_ms(a['ttfa_p50_ms'])} / {_ms(a['ttfa_p95_ms'])} ms, {a['audio_s_per_s']:.1f} | "
+              f"{_ms(b['ttfa_p50_ms'])} / {_ms(b['ttfa_p95_ms'])} ms, {b['audio_s_per_s']:.1f} | "
               f"{a['errors'] + b['errors']} | {r['replicas_45s_after']} |")
+    print("\n| admission (2 replicas) | clients | requests | refused (429) | TTFA p50 / p95 (ms) | audio s/s |\n"
+          "|---|---|---|---|---|---|")
+    for b in bursts:
+        print(f"| {b['setting']} | {b['clients']} | {b['requests']} | {b['errors']} | {_ms(b['ttfa_p50_ms'])} / "
+              f"{_ms(b['ttfa_p95_ms'])} | {b['audio_s_per_s']:.1f} |")
+
+
+def _save(path: Path, results: list[dict], bursts: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"settings": results, "admission": bursts}, indent=2))
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ def on_ray(cpus: tuple[int, ...], replicas: int, clients: list[int], seconds: fl
     directory = Path(tempfile.mkdtemp(prefix="emovox-bench-cluster-"))
     try:
         exports = local_cluster.up(directory, cpus=cpus)
-        os.environ.update({k: v for k, v in exports.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR")})
+        os.environ.update({k: v for k, v in exports.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR", "CLUSTER_DIR")})
         ray.init(address=exports["RAY_ADDRESS"], log_to_driver=False)
         port = local_postgres.free_port()
         serve.start(proxy_location="HeadOnly", http_options={"host": "127.0.0.1", "port": port})

@@ -85,17 +85,21 @@ def postgres_url(postgres_server) -> str:
 @pytest.fixture(scope="session")
 def ray_cluster():
     """Two Ray nodes on 127.0.0.2 and 127.0.0.3 (one CPU each) and PostgreSQL, for the whole
-    run; what a shell would export (RAY_ADDRESS, EMOVOX_STORE...) plus RAY_TEMP_DIR."""
+    run; what a shell would export (RAY_ADDRESS, EMOVOX_STORE...) plus RAY_TEMP_DIR (its logs) and CLUSTER_DIR."""
     import shutil
 
     import local_cluster
 
-    directory = Path(tempfile.mkdtemp(prefix="emovox-cluster-"))  # not under pytest's 0700 tmp: PostgreSQL reads it
+    scratch = Path(tempfile.mkdtemp(prefix="emovox-cluster-"))  # not under pytest's 0700 tmp: PostgreSQL reads it
+    scratch.chmod(0o755)
+    # as deep as a user's checkout may be: too deep for Ray's socket paths (local_cluster.LONGEST_RAY_DIR)
+    directory = scratch / "home" / "someone" / "projects" / "emovox" / ".cluster"
+    directory.mkdir(parents=True)
     try:
         yield local_cluster.up(directory)
     finally:
         local_cluster.down(directory)
-        shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

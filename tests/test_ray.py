@@ -9,7 +9,9 @@ two synthesis replicas, a cloning replica.
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
+import json
 import os
 import threading
 import time
@@ -35,7 +37,7 @@ def served(cluster):
     """The app deployed on the cluster; its HTTP address."""
     import local_postgres
 
-    os.environ.update({k: v for k, v in cluster.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR")})
+    os.environ.update({k: v for k, v in cluster.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR", "CLUSTER_DIR")})
     import ray
     from ray import serve
 
@@ -158,6 +160,40 @@ def test_a_client_that_goes_away_stops_the_synthesis_replica(served, cluster):
     assert total == 40 and sent < total
 
 
+def test_a_full_deployment_answers_429_before_any_audio(served):
+    """A second application whose one synthesis replica takes one request and queues one:
+    of six long requests at once, the refused get a 429 with Retry-After and the error
+    envelope, and every 200 carries its whole body (Serve refuses only when the first chunk
+    is asked for, so the app asks for it before it answers)."""
+    from ray import serve
+
+    from emovox.deploy import build_app
+
+    args = {"backends": ["vits"], "num_cpus": 0, "cloning_cpus": 0, "ingress_cpus": 0,  # beside the main app
+            "max_ongoing_requests": 1, "max_queued_requests": 1,
+            "autoscaling": {"min_replicas": 1, "max_replicas": 1, "initial_replicas": 1}}
+    serve.run(build_app(args), name="tight", route_prefix="/tight")
+    text = " ".join(f"Sentence {n} of a request that keeps its replica busy for a while." for n in range(1, 9))
+    try:
+        def ask(_):
+            with httpx.Client(timeout=120) as client:
+                response = client.post(f"{served}/tight/v1/audio/speech", json={
+                    "model": "tts-1", "voice": "joe", "input": text, "response_format": "pcm"})
+                return response.status_code, response.headers, response.content
+
+        with concurrent.futures.ThreadPoolExecutor(6) as pool:
+            answers = list(pool.map(ask, range(6)))
+    finally:
+        serve.delete("tight")
+    refused = [(headers, body) for code, headers, body in answers if code == 429]
+    spoken = [body for code, _, body in answers if code == 200]
+    assert len(refused) + len(spoken) == 6 and refused and spoken
+    for headers, body in refused:
+        assert headers["retry-after"] and json.loads(body)["error"]["type"]
+    for body in spoken:  # whole: eight sentences of speech, about 3 s each
+        assert len(body) / 2 / 24_000 > 15
+
+
 def test_a_node_killed_under_load_costs_only_its_in_flight_requests(served, cluster):
     """The second node dies (every process SIGKILLed) while three clients keep asking: what was
     in flight on it fails, everything asked once Ray knows the node is dead succeeds, and when
@@ -168,7 +204,7 @@ def test_a_node_killed_under_load_costs_only_its_in_flight_requests(served, clus
 
     import local_cluster
 
-    directory = Path(cluster["RAY_TEMP_DIR"]).parent
+    directory = Path(cluster["CLUSTER_DIR"])
     outcomes: list[tuple[float, int]] = []  # (when asked, status; 0: the connection broke)
     stop = threading.Event()
 

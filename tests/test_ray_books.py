@@ -32,7 +32,7 @@ def test_a_book_on_the_cluster_is_the_book_made_here(ray_cluster, tmp_path):
     from emovox.compose import from_packages
     from emovox.longform.on_ray import RayRenderer
 
-    os.environ.update({k: v for k, v in ray_cluster.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR")})
+    os.environ.update({k: v for k, v in ray_cluster.items() if k not in ("EMOVOX_STORE", "RAY_TEMP_DIR", "CLUSTER_DIR")})
     source = tmp_path / "rooms.md"
     source.write_text(BOOK, "utf-8")
     # one ONNX Runtime thread per chunk, as the batch profile and each Ray Data actor run it

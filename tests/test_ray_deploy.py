@@ -37,7 +37,7 @@ def test_the_planners_config_deploys_with_serve_deploy(ray_cluster, tmp_path):
                               str(config), "--http-host", "127.0.0.1", "--http-port", str(port)],
                              capture_output=True, text=True, timeout=120)
     assert planned.returncode == 0, planned.stderr
-    environment = {**os.environ, **{k: v for k, v in ray_cluster.items() if k != "RAY_TEMP_DIR"}}
+    environment = {**os.environ, **{k: v for k, v in ray_cluster.items() if k not in ("RAY_TEMP_DIR", "CLUSTER_DIR")}}
     serve = str(Path(sys.executable).with_name("serve"))
     deployed = subprocess.run([serve, "deploy", str(config)], env=environment, capture_output=True, text=True,
                               timeout=120)

@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,6 +32,10 @@ import local_postgres  # noqa: E402
 HEAD_ADDRESS, WORKER_ADDRESS = "127.0.0.2", "127.0.0.3"
 #: Ray's environment for every process it starts (the workers inherit it).
 RAY_ENVIRONMENT = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+#: Ray makes Unix sockets under its temp dir (.../session_<date>_<pid>/sockets/dash_MetricsHead),
+#: and a socket's path may not pass 107 bytes: past this length the dashboard fails to start
+#: with "Received EOF from pipe", so a deep checkout gets a short temp dir (linked from DIR/ray).
+LONGEST_RAY_DIR = 38
 
 
 def _ray() -> str:
@@ -62,8 +68,7 @@ def up(directory: Path, cpus: tuple[int, ...] = (1, 1)) -> dict:
     directory.mkdir(parents=True, exist_ok=True)
     directory.chmod(0o755)  # the PostgreSQL server's user goes through it to its own directory
     store = local_postgres.start(directory / "postgres")
-    ray_dir = directory / "ray"
-    ray_dir.mkdir(exist_ok=True)
+    ray_dir = _ray_dir(directory)
     port, dashboard_port = local_postgres.free_port(), local_postgres.free_port()
     address = f"{HEAD_ADDRESS}:{port}"
     # written first: a start that fails half way is taken down by `down` like a whole one
@@ -91,8 +96,22 @@ def _start_ray(directory: Path, ray_dir: Path, address: str, dashboard_port: int
                "EMOVOX_STORE": store, **RAY_ENVIRONMENT}
     (directory / "env").write_text("".join(f"export {k}={v}\n" for k, v in exports.items()))
     exports["RAY_TEMP_DIR"] = str(ray_dir)  # where its logs are (session_latest/logs)
+    exports["CLUSTER_DIR"] = str(directory)  # for kill_worker, restart_worker and down
     (directory / "ray.pids").write_text(json.dumps(_cluster_processes(str(ray_dir), address)))
     return exports
+
+
+def _ray_dir(directory: Path) -> Path:
+    """DIR/ray, or a short directory it links to when DIR/ray is too long for Ray's sockets."""
+    ray_dir = directory / "ray"
+    if ray_dir.is_symlink():
+        ray_dir.unlink()  # an earlier run's, taken down
+    if len(str(ray_dir)) <= LONGEST_RAY_DIR:
+        ray_dir.mkdir(exist_ok=True)
+        return ray_dir
+    short = Path(tempfile.mkdtemp(prefix="emovox-ray-"))
+    ray_dir.symlink_to(short, target_is_directory=True)
+    return short
 
 
 def _start_worker(ray_dir: Path, address: str, cpus: int, environment: dict) -> None:
@@ -133,7 +152,7 @@ def down(directory: Path, timeout_s: float = 5.0) -> None:
         recorded = json.loads((directory / "ray.pids").read_text())
         markers = json.loads((directory / "ray.markers").read_text())
     except (OSError, ValueError):
-        recorded, markers = [], [str(ray_dir)]
+        recorded, markers = [], [str(ray_dir.resolve())]
     pids = set(recorded) | set(_cluster_processes(*markers))
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in pids:
@@ -149,6 +168,9 @@ def down(directory: Path, timeout_s: float = 5.0) -> None:
             break
     local_postgres.stop(directory / "postgres")
     (directory / "env").unlink(missing_ok=True)
+    if ray_dir.is_symlink():  # a short temp dir outside DIR: nothing is left behind
+        shutil.rmtree(ray_dir.resolve(), ignore_errors=True)
+        ray_dir.unlink()
 
 
 def _alive(pid: int) -> bool:

@@ -30,6 +30,7 @@ config file sets under `args`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -45,6 +46,10 @@ from emovox.types import AudioChunk
 
 #: Serve's logger: it writes to each replica's own log file (logs/serve/replica_*.log).
 log = logging.getLogger("ray.serve")
+
+#: How long a later run of a started stream waits for a full deployment, and how often it asks.
+PATIENCE_S, PATIENCE_STEP_S = 30.0, 0.25
+
 
 def _threads(num_cpus: float) -> int:
     return max(1, int(num_cpus))
@@ -131,15 +136,33 @@ class RemoteSynthesizer:
         return lambda: None
 
     async def chunks(self, jobs: Iterable[ChunkJob]) -> AsyncIterator[AudioChunk]:
-        for run in _runs(list(jobs)):
-            stream = self._handles[run[0].backend].synthesize.remote(run)
+        for number, run in enumerate(_runs(list(jobs))):
+            async for chunk in self._run(run, patient=number > 0):
+                yield chunk
+
+    async def _run(self, run: list[ChunkJob], patient: bool) -> AsyncIterator[AudioChunk]:
+        """One family's chunks. A deployment that is full refuses the request's first run (a
+        429 before any audio: the app asks for the first chunk before it answers); a later
+        run, of mixed text whose audio has begun, waits for room rather than cut it short."""
+        waited = 0.0
+        while True:
+            stream = None
             try:
+                stream = self._handles[run[0].backend].synthesize.remote(run)
                 async for chunk in stream:
                     yield chunk
+                return
+            except BackPressureError as refused:
+                if not patient or waited >= PATIENCE_S:
+                    raise _in_our_terms(refused) from None
             except Exception as e:  # noqa: BLE001 - a replica's refusal, in the server's terms
                 raise _in_our_terms(e) from None
             finally:
-                stream.cancel()  # a client gone mid-stream: the replica stops at its next chunk
+                if stream is not None:  # a client gone mid-stream: the replica stops at its next chunk
+                    with contextlib.suppress(Exception):  # cancelling a refused call raises the refusal again
+                        stream.cancel()
+            await asyncio.sleep(PATIENCE_STEP_S)
+            waited += PATIENCE_STEP_S
 
     def close(self) -> None:
         """The deployments outlive an ingress replica."""
@@ -216,7 +239,8 @@ def build_app(args: dict | None = None):
     synthesis = {backend: Synthesis.options(name=f"synthesis-{backend}", **options).bind([backend], settings.num_cpus)
                  for backend in backends}
     cloning = Cloning.options(ray_actor_options={"num_cpus": settings.cloning_cpus}).bind()
-    return Ingress.options(ray_actor_options={"num_cpus": settings.ingress_cpus}).bind(
+    return Ingress.options(ray_actor_options={"num_cpus": settings.ingress_cpus},
+                           max_ongoing_requests=settings.ingress_max_ongoing_requests).bind(
         synthesis, cloning, settings.default_voice, settings.api_keys)
 
 

@@ -172,7 +172,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         # A stream the client abandons before its first byte is never iterated, so its
         # `finally` never runs: releasing when it is collected keeps the count honest.
         weakref.finalize(synthesis, release)
-        pieces = _measured(synthesis, metrics, voice.backend, started)
+        pieces = await _opened(_measured(synthesis, metrics, voice.backend, started))
         fmt = options.format
         rate_sent = PCM_RATE if fmt == "pcm" else sample_rate
         # What the request resolved to (the emotion and the words it came from, the controls),
@@ -216,6 +216,23 @@ async def _synthesize(jobs: Iterable[ChunkJob], scheduler: Synthesizer, request:
                     return
     finally:
         release()
+
+
+async def _opened(pieces: AsyncIterator[AudioChunk]) -> AsyncIterator[AudioChunk]:
+    """`pieces` with its first chunk made before the response starts: a refusal or a failure
+    before any audio becomes the request's status (429, 4xx) instead of a 200 whose body is
+    cut short. Needed where admission is someone else's: a synthesis deployment on Ray
+    Serve refuses a request only when its first chunk is asked for."""
+    first = await anext(pieces, None)
+
+    async def stream() -> AsyncIterator[AudioChunk]:
+        async with aclosing(pieces):
+            if first is not None:
+                yield first
+                async for chunk in pieces:
+                    yield chunk
+
+    return stream()
 
 
 async def _measured(pieces: AsyncIterator[AudioChunk], metrics: Metrics, backend: str,
