@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 #: came in 7-11 s (a replica is ready about 5 s after it is asked for), with first audio
 #: p50 0.83 s instead of 1.12-1.19 s while it scaled. Target 2 scaled as fast as 1 and served as
 #: well (4: 11 s). Down after 30 s idle: replicas start in seconds, so idle ones go soon.
-#: Every one can be set in the config (`emovox plan --emit-serve-config` sets the replica
-#: counts it computes).
+#: Ray 2.60 warns that `metrics_interval_s` will move to environment variables
+#: (RAY_SERVE_*_AUTOSCALING_METRIC_PUSH_INTERVAL_S); it still acts today. Every one can be
+#: set in the config (`emovox plan --emit-serve-config` sets the replica counts it computes).
 AUTOSCALING = {"min_replicas": 1, "max_replicas": 4, "initial_replicas": 1, "target_ongoing_requests": 2,
                "metrics_interval_s": 2.0, "look_back_period_s": 10.0, "upscale_delay_s": 3.0,
                "downscale_delay_s": 30.0}
