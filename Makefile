@@ -58,8 +58,13 @@ cluster-up: $(RAY_STAMP)
 cluster-down:
 	[ ! -d $(CLUSTER) ] || $(BIN)/python tools/local_cluster.py down $(CLUSTER)
 
+# distillmos (naturalness, benchmarks/naturalness.py) and the model code it uses (xls-r-sqa),
+# without their declared torchaudio and transformers: torchaudio's wheels pin an older torch
+# than the parity extra's, and the code distillmos runs needs neither (torchaudio is only
+# imported for its command line; the script gives it an empty module).
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/pip install --quiet -e '.[bench,parity]'
+	$(BIN)/pip install --quiet --no-deps distillmos==0.9.1 xls-r-sqa==0.1.0
 	touch $@
 
 install: $(STAMP)
