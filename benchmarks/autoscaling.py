@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import json
 import os
 import shutil
@@ -107,28 +108,37 @@ class ReplicaWatch:
         self._thread.join()
 
 
-def one_setting(name: str, autoscaling: dict, url: str, step_clients: int, offset: int) -> dict:
+@contextlib.contextmanager
+def deployed(autoscaling: dict, **more):
+    """emovox.deploy with joe's family on 0.5-CPU synthesis replicas, taken down after."""
     from ray import serve
 
     from emovox.deploy import build_app
 
-    scaling = {"min_replicas": 1, "max_replicas": 2, "initial_replicas": 1, **autoscaling}
     args = {"backends": ["vits"], "num_cpus": 0.5, "cloning_cpus": 0.25, "ingress_cpus": 0.25,
-            "autoscaling": scaling}
+            "autoscaling": autoscaling, **more}
     serve.run(build_app(args), name="emovox", route_prefix="/")
-    watch = ReplicaWatch()
     try:
-        quiet = run_clients(url, 1, 8, offset)
-        step = time.perf_counter()
-        scaling_rows = run_clients(url, step_clients, 15, offset + 1000)
-        scaled = run_clients(url, step_clients, 30, offset + 2000)
-        time.sleep(45)
-        result = {"setting": name, "autoscaling": scaling, "quiet": quiet, "scaling": scaling_rows, "scaled": scaled,
-                  "second_replica_s": watch.first_reaching(2, step),
-                  "replicas_45s_after": watch.now()}
+        yield
     finally:
-        watch.stop()
         serve.delete("emovox")
+
+
+def one_setting(name: str, autoscaling: dict, url: str, step_clients: int, offset: int) -> dict:
+    scaling = {"min_replicas": 1, "max_replicas": 2, "initial_replicas": 1, **autoscaling}
+    with deployed(scaling):
+        watch = ReplicaWatch()
+        try:
+            quiet = run_clients(url, 1, 8, offset)
+            step = time.perf_counter()
+            scaling_rows = run_clients(url, step_clients, 15, offset + 1000)
+            scaled = run_clients(url, step_clients, 30, offset + 2000)
+            time.sleep(45)
+            result = {"setting": name, "autoscaling": scaling, "quiet": quiet, "scaling": scaling_rows,
+                      "scaled": scaled, "second_replica_s": watch.first_reaching(2, step),
+                      "replicas_45s_after": watch.now()}
+        finally:
+            watch.stop()
     print(f"  {name}: 2nd replica after {_s(result['second_replica_s'])}; scaling {_row(scaling_rows)}; "
           f"scaled {_row(scaled)}; errors {scaling_rows['errors'] + scaled['errors']}; "
           f"{result['replicas_45s_after']} replicas after", flush=True)
@@ -137,18 +147,9 @@ def one_setting(name: str, autoscaling: dict, url: str, step_clients: int, offse
 
 def burst(name: str, admission: dict, url: str, clients: int, offset: int) -> dict:
     """Two fixed replicas, `clients` closed-loop clients for 20 s."""
-    from ray import serve
-
-    from emovox.deploy import build_app
-
-    args = {"backends": ["vits"], "num_cpus": 0.5, "cloning_cpus": 0.25, "ingress_cpus": 0.25,
-            "autoscaling": {"min_replicas": 2, "max_replicas": 2, "initial_replicas": 2}, **admission}
-    serve.run(build_app(args), name="emovox", route_prefix="/")
-    try:
+    with deployed({"min_replicas": 2, "max_replicas": 2, "initial_replicas": 2}, **admission):
         run_clients(url, 1, 3, offset)  # warm
         row = {"setting": name, **admission, "clients": clients, **run_clients(url, clients, 20, offset + 1000)}
-    finally:
-        serve.delete("emovox")
     print(f"  {name}: {row['requests']} requests, {row['errors']} refused, {_row(row)}", flush=True)
     return row
 

@@ -10,6 +10,7 @@ two synthesis replicas, a cloning replica.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import io
 import json
 import os
@@ -54,6 +55,33 @@ def served(cluster):
     finally:
         serve.shutdown()
         ray.shutdown()
+
+
+@contextlib.contextmanager
+def _under_load(base: str, text: str, timeout: float, clients: int = 3):
+    """`clients` threads asking for `text` back to back until the block ends; yields the
+    outcomes as they come: (when asked, status; 0 where the connection broke)."""
+    outcomes: list[tuple[float, int]] = []
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            asked = time.monotonic()
+            try:
+                code = _speech(base, text=text, timeout=timeout).status_code
+            except httpx.HTTPError:
+                code = 0
+            outcomes.append((asked, code))
+
+    threads = [threading.Thread(target=load) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield outcomes
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
 
 
 def _speech(base: str, voice: str = "joe", text: str = SENTENCE, timeout: float = 60) -> httpx.Response:
@@ -104,39 +132,24 @@ def test_a_killed_synthesis_replica_is_replaced_under_load(served):
     import ray
     from ray import serve
 
-    outcomes: list[int] = []
-    stop = threading.Event()
-
-    def load() -> None:
-        while not stop.is_set():
-            try:
-                outcomes.append(_speech(served, text="A short sentence under load.", timeout=30).status_code)
-            except httpx.HTTPError:
-                outcomes.append(0)
-
-    clients = [threading.Thread(target=load) for _ in range(3)]
-    for client in clients:
-        client.start()
-    time.sleep(2)
-    replicas = [a for a in ray.util.list_named_actors(all_namespaces=True)
-                if "synthesis-vits" in a["name"] and "SERVE_REPLICA" in a["name"]]
-    assert len(replicas) == 2
-    before = len(outcomes)
-    ray.kill(ray.get_actor(replicas[0]["name"], namespace=replicas[0]["namespace"]), no_restart=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        status = serve.status().applications["emovox"].deployments["synthesis-vits"]
-        if status.status == "HEALTHY" and status.replica_states.get("RUNNING", 0) == 2:
-            break
-        time.sleep(0.5)
-    time.sleep(2)
-    stop.set()
-    for client in clients:
-        client.join()
-    failed = [code for code in outcomes[before:] if code != 200]
+    with _under_load(served, "A short sentence under load.", timeout=30) as outcomes:
+        time.sleep(2)
+        replicas = [a for a in ray.util.list_named_actors(all_namespaces=True)
+                    if "synthesis-vits" in a["name"] and "SERVE_REPLICA" in a["name"]]
+        assert len(replicas) == 2
+        before = len(outcomes)
+        ray.kill(ray.get_actor(replicas[0]["name"], namespace=replicas[0]["namespace"]), no_restart=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            status = serve.status().applications["emovox"].deployments["synthesis-vits"]
+            if status.status == "HEALTHY" and status.replica_states.get("RUNNING", 0) == 2:
+                break
+            time.sleep(0.5)
+        time.sleep(2)
+    failed = [code for _, code in outcomes[before:] if code != 200]
     print(f"\nreplica killed under load: {len(outcomes) - before} requests after, {len(failed)} failed: {failed}")
     assert status.replica_states.get("RUNNING", 0) == 2  # replaced
-    assert all(code in (200, 500, 503, 0) for code in outcomes)  # in-flight ones may fail; nothing else does
+    assert all(code in (200, 500, 503, 0) for _, code in outcomes)  # in-flight ones may fail; nothing else does
     after = [_speech(served).status_code for _ in range(4)]
     assert after == [200] * 4
 
@@ -224,37 +237,20 @@ def test_a_node_killed_under_load_costs_only_its_in_flight_requests(served, clus
     import local_cluster
 
     directory = Path(cluster["CLUSTER_DIR"])
-    outcomes: list[tuple[float, int]] = []  # (when asked, status; 0: the connection broke)
-    stop = threading.Event()
-
-    def load() -> None:
-        while not stop.is_set():
-            asked = time.monotonic()
-            try:
-                code = _speech(served, text="A short sentence while a node dies.", timeout=120).status_code
-            except httpx.HTTPError:
-                code = 0
-            outcomes.append((asked, code))
-
-    clients = [threading.Thread(target=load) for _ in range(3)]
-    for client in clients:
-        client.start()
-    time.sleep(2)
-    killed_at = time.monotonic()
-    assert local_cluster.kill_worker(directory)
-    deadline = killed_at + 90
-    while any(n["Alive"] and n["NodeManagerAddress"] == local_cluster.WORKER_ADDRESS for n in ray.nodes()):
-        assert time.monotonic() < deadline, "Ray never noticed the node died"
-        time.sleep(0.5)
-    known_dead_at = time.monotonic()
-    while not _serving_on_live_nodes():  # an ingress or the last replica there: Serve starts it again
-        assert time.monotonic() < deadline, "Serve never recovered from the lost node"
-        time.sleep(0.5)
-    recovered_at = time.monotonic()
-    time.sleep(8)  # requests asked after recovery, served by the head alone
-    stop.set()
-    for client in clients:
-        client.join()
+    with _under_load(served, "A short sentence while a node dies.", timeout=120) as outcomes:
+        time.sleep(2)
+        killed_at = time.monotonic()
+        assert local_cluster.kill_worker(directory)
+        deadline = killed_at + 90
+        while any(n["Alive"] and n["NodeManagerAddress"] == local_cluster.WORKER_ADDRESS for n in ray.nodes()):
+            assert time.monotonic() < deadline, "Ray never noticed the node died"
+            time.sleep(0.5)
+        known_dead_at = time.monotonic()
+        while not _serving_on_live_nodes():  # an ingress or the last replica there: Serve starts it again
+            assert time.monotonic() < deadline, "Serve never recovered from the lost node"
+            time.sleep(0.5)
+        recovered_at = time.monotonic()
+        time.sleep(8)  # requests asked after recovery, served by the head alone
     lost = [code for asked, code in outcomes if killed_at - 30 < asked < recovered_at and code != 200]
     after = [code for asked, code in outcomes if asked >= recovered_at]
     print(f"\nnode killed under load: Ray noticed after {known_dead_at - killed_at:.0f} s, Serve served from the "

@@ -42,9 +42,10 @@ def _ray() -> str:
     return str(Path(sys.executable).with_name("ray"))
 
 
-def _cluster_processes(*markers: str) -> list[int]:
+def _cluster_processes(*markers: str, node: str | None = None) -> list[int]:
     """PIDs of the processes whose command line names one of `markers` (the cluster's temp
-    dir, its head's address), and of every process they started (Ray renames its agents)."""
+    dir, its head's address) and, given `node`, that node's address, and of every process
+    they started (Ray renames its agents)."""
     table: dict[int, tuple[int, bytes]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -53,7 +54,8 @@ def _cluster_processes(*markers: str) -> list[int]:
                 table[int(entry.name)] = (parent, (entry / "cmdline").read_bytes())
             except (OSError, ValueError, IndexError):
                 continue
-    found = {pid for pid, (_, line) in table.items() if any(m.encode() in line for m in markers)}
+    found = {pid for pid, (_, line) in table.items()
+             if any(m.encode() in line for m in markers) and (node is None or f"={node}".encode() in line)}
     while True:
         children = {pid for pid, (parent, _) in table.items() if parent in found} - found
         if not children:
@@ -122,8 +124,10 @@ def _start_worker(ray_dir: Path, address: str, cpus: int, environment: dict) -> 
 
 def kill_worker(directory: Path) -> list[int]:
     """SIGKILL the second node's processes (its raylet, agents and workers: every replica on
-    it), as a machine that loses power; returns their PIDs. The head is left running."""
-    pids = _cluster_processes(f"={WORKER_ADDRESS}")
+    it), as a machine that loses power; returns their PIDs. The head, and any other
+    cluster's nodes, are left running."""
+    markers = json.loads((Path(directory).resolve() / "ray.markers").read_text())
+    pids = _cluster_processes(*markers, node=WORKER_ADDRESS)
     for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)

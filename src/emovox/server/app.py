@@ -169,8 +169,8 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         started = time.perf_counter()
         sample_rate = voice.sample_rate
         synthesis = _synthesize(plan.jobs, scheduler, request, started + settings.request_timeout_s, release)
-        # A stream the client abandons before its first byte is never iterated, so its
-        # `finally` never runs: releasing when it is collected keeps the count honest.
+        # A stream the client abandons before the response is sent is never finished, so
+        # its `finally` may never run: releasing when it is collected keeps the count honest.
         weakref.finalize(synthesis, release)
         pieces = await _opened(_measured(synthesis, metrics, voice.backend, started))
         fmt = options.format
