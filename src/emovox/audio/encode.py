@@ -1,9 +1,9 @@
 """Audio files in any of the request formats, written chunk by chunk and atomically.
 
-WAV, FLAC and MP3 go through libsndfile, which writes their headers complete once the
-length is known; Opus (in Ogg), AAC (ADTS) and raw PCM go through the same incremental
-encoders the HTTP API streams with. Either way the file appears under its name only when
-it is whole (paths.written_atomically).
+WAV and FLAC go through libsndfile, which writes their headers complete once the length is
+known; MP3, Opus (in Ogg), AAC (ADTS) and raw PCM go through the same incremental encoders
+the HTTP API streams with (one MP3 encoder and its settings for files and streams alike).
+Either way the file appears under its name only when it is whole (paths.written_atomically).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from emovox.audio.formats import check_format, format_of
 from emovox.paths import written_atomically
 
 #: Formats libsndfile writes as complete files: format -> (container, subtype).
-_SOUNDFILE = {"wav": ("WAV", "PCM_16"), "flac": ("FLAC", "PCM_16"), "mp3": ("MP3", "MPEG_LAYER_III")}
+_SOUNDFILE = {"wav": ("WAV", "PCM_16"), "flac": ("FLAC", "PCM_16")}
 
 
 @contextmanager
