@@ -10,10 +10,10 @@ pytestmark = pytest.mark.models
 
 SENTENCE = "The committee will announce its final decision on Monday afternoon."
 SENTENCE_ZH = "委员会将在星期一下午宣布最后的决定。"
-#: (voice, F0 estimator). Kokoro voices realize pitch inside the model; joe (VITS) through
-#: PSOLA. joe is measured with pYIN: Harvest reads a third to half of his neutral frames an
+#: (voice, F0 estimator). Kokoro voices and heart realize pitch inside the model; joe (VITS)
+#: through PSOLA. joe is measured with pYIN: Harvest reads a third to half of his neutral frames an
 #: octave up (his F0 is about 85 Hz with a weak fundamental; Praat and pYIN agree on it).
-VOICES = [("jf_alpha", "harvest"), ("jm_kumo", "harvest"), ("joe", "pyin"), ("baker", "harvest")]
+VOICES = [("jf_alpha", "harvest"), ("jm_kumo", "harvest"), ("joe", "pyin"), ("heart", "harvest"), ("baker", "harvest")]
 
 #: The judged gates at intensity 1 (shared/EVAL.md): measure -> (comparison, threshold)
 GATES = {
@@ -59,7 +59,7 @@ def test_half_intensity_lies_between_neutral_and_full(measured, voice, name):
         assert low - slack <= half[key] <= high + slack, f"{voice} {name} {key}: half {half[key]}, full {full[key]}"
 
 
-@pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
+@pytest.mark.parametrize("voice", ["joe", "heart", "jf_alpha"])
 def test_emotional_speech_stays_intelligible(engine, transcriber, voice):
     sentences = ["We finally finished the project on Friday.", "Nobody told me the store was closed today."]
     results = [corpus_wer(engine, transcriber, voice, sentences, emotion=name) for name in GATES]

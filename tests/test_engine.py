@@ -10,7 +10,7 @@ from emovox import InvalidOptionError, InvalidTextError, UnknownVoiceError
 
 pytestmark = pytest.mark.models
 
-BUILT_IN = ["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
+BUILT_IN = ["joe", "heart", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
 
 
 @pytest.mark.mandarin
@@ -21,6 +21,8 @@ def test_lists_every_built_in_voice_with_its_facts(engine):
     assert voices["joe"].backend == "vits" and voices["joe"].sample_rate == 22050
     assert voices["jm_kumo"].backend == "kokoro" and voices["jm_kumo"].gender == "male"
     assert voices["jf_alpha"].sample_rate == 24000 and voices["jf_alpha"].language == "en"
+    assert voices["heart"].backend == "hibari" and voices["heart"].gender == "female"
+    assert engine.voice("af_heart").name == "heart"
 
 
 @pytest.mark.parametrize("voice", BUILT_IN)

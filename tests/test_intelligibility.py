@@ -15,7 +15,7 @@ pytestmark = pytest.mark.models
 MAX_WER = 0.05
 SENTENCES = [line for line in (Path(__file__).parents[1] / "benchmarks" / "sentences_en.txt")
              .read_text("utf-8").splitlines() if line.strip()]
-VOICES = ["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
+VOICES = ["joe", "heart", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
 
 
 def test_the_sentence_set_is_large_enough():

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.models
 
 def test_profiles_resolve_by_name_and_unknown_names_list_the_choices():
     assert set(PROFILES) >= {"edge", "realtime", "quality", "batch"}
-    assert profile("edge").backends == ("vits",)
+    assert profile("edge").backends == ("vits", "hibari")
     with pytest.raises(InvalidOptionError, match="edge, realtime, quality, batch"):
         profile("turbo")
 
@@ -32,9 +32,9 @@ def test_batch_profile_runs_a_single_threaded_worker_per_core():
     assert SchedulerSettings.from_profile(batch).workers == os.cpu_count()
 
 
-def test_edge_engine_carries_only_the_small_model(tmp_path):
+def test_edge_engine_carries_only_the_small_models(tmp_path):
     engine = profile("edge").engine(home=tmp_path)
-    assert [v.name for v in engine.voices()] == ["joe"]
+    assert [v.name for v in engine.voices()] == ["joe", "heart"]
     assert engine.synthesize("Small and quick.").duration > 0.5
 
 
@@ -64,7 +64,7 @@ def test_serve_with_a_profile_answers_with_that_profile(tmp_path):
             assert server.poll() is None, server.stdout.read()
             time.sleep(0.5)
         voices = [v["name"] for v in httpx.get(f"{url}/v1/voices").json()["data"]]
-        assert voices == ["joe"]
+        assert voices == ["joe", "heart"]
         speech = httpx.post(f"{url}/v1/audio/speech", json={"input": "Served at the edge.", "response_format": "wav"},
                             timeout=60)
         assert speech.status_code == 200 and speech.content[:4] == b"RIFF" and len(speech.content) > 20_000

@@ -31,7 +31,7 @@ DEFAULTS = Defaults(
     missing_languages={"zh": "run `make zh-models` to build the Mandarin voice"},
 )
 #: Backends by name, in the order an engine lists their voices.
-BACKENDS = ("vits", "kokoro", "fastspeech2")
+BACKENDS = ("vits", "hibari", "kokoro", "fastspeech2")
 #: What static int8 quantization of the VITS model calibrates on: varied phonemes, questions, numbers.
 CALIBRATION_SENTENCES = (
     "The quick brown fox jumps over the lazy dog.",
@@ -61,10 +61,12 @@ def calibration_phonemes() -> list[str]:
 def backend_builders(settings: SessionSettings, cache: Path | None = None,
                      vits_precision: str = "fp32") -> dict[str, Callable[[], Backend]]:
     from emovox.backends.fastspeech2 import FastSpeech2Backend
+    from emovox.backends.hibari import HibariBackend
     from emovox.backends.kokoro import KokoroBackend
     from emovox.backends.vits import VitsBackend
 
     return {"vits": lambda: VitsBackend.joe(settings, vits_precision, calibration_phonemes),
+            "hibari": lambda: HibariBackend.from_package(settings, cache),
             "kokoro": lambda: KokoroBackend.from_packages(settings, cache),
             "fastspeech2": lambda: FastSpeech2Backend.from_build(settings)}
 

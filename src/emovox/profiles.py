@@ -65,20 +65,21 @@ CPU = ("CPUExecutionProvider",)
 PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile(
         name="edge",
-        description="smallest footprint: the VITS voice only (63 MB model), one chunk at a time, small caches",
-        backends=("vits",), default_voice="joe", precision="int8", providers=CPU, intra_op_threads=None, workers=1,
+        description="smallest footprint: the two native voices only (63 MB and 8 MB models), one chunk at a time, "
+                    "small caches",
+        backends=("vits", "hibari"), default_voice="joe", precision="int8", providers=CPU, intra_op_threads=None, workers=1,
         batch_window_ms=0.0, max_batch=1, first_segment_chars=100, audio_cache_mb=8,
     ),
     Profile(
         name="realtime",
         description="lowest time to first audio: every core on one chunk, first sentence cut early",
-        backends=("vits", "kokoro"), default_voice="joe", precision="fp32", providers=CPU, intra_op_threads=None,
+        backends=("vits", "hibari", "kokoro"), default_voice="joe", precision="fp32", providers=CPU, intra_op_threads=None,
         workers=1, batch_window_ms=0.0, max_batch=1, first_segment_chars=60, audio_cache_mb=32,
     ),
     Profile(
         name="quality",
         description="the Kokoro voices with in-model pitch for emotion; whole sentences, never cut early",
-        backends=("vits", "kokoro"), default_voice="jf_alpha", precision="fp32", providers=CPU, intra_op_threads=None,
+        backends=("vits", "hibari", "kokoro"), default_voice="jf_alpha", precision="fp32", providers=CPU, intra_op_threads=None,
         workers=1,
         batch_window_ms=0.0, max_batch=1, first_segment_chars=None, audio_cache_mb=32,
     ),
@@ -86,14 +87,14 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
         name="batch",
         description="highest throughput for offline jobs: one single-threaded chunk per core, no batching "
                     "(padded batches did not pay on CPU)",
-        backends=("vits", "kokoro"), default_voice="joe", precision="fp32", providers=CPU, intra_op_threads=1,
+        backends=("vits", "hibari", "kokoro"), default_voice="joe", precision="fp32", providers=CPU, intra_op_threads=1,
         workers=0, batch_window_ms=0.0, max_batch=1, first_segment_chars=None, audio_cache_mb=64,
     ),
     Profile(
         name="gpu",
         description="CUDA (TensorRT where installed) with dynamic batching; needs onnxruntime-gpu, falls back "
                     "to CPU with a warning. Not measured here: no GPU was available to this project yet",
-        backends=("vits", "kokoro"), default_voice="jf_alpha", precision="fp32",
+        backends=("vits", "hibari", "kokoro"), default_voice="jf_alpha", precision="fp32",
         providers=("TensorrtExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider"),
         intra_op_threads=None, workers=4, batch_window_ms=10.0, max_batch=8, first_segment_chars=60,
         audio_cache_mb=64,

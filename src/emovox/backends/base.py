@@ -66,6 +66,12 @@ class Capabilities:
     f0_band: tuple[float, float] = (60.0, 400.0)
     #: `infer_timed` says where each id sounds (from the model's own duration predictor).
     timing: bool = False
+    #: The phoneme alphabet `encode` reads: "ipa" (espeak-ng's) or "misaki" (Kokoro's training
+    #: alphabet, the only one a model distilled on it reads well).
+    alphabet: str = "ipa"
+    #: The model realizes loudness and spectral tilt itself (`Prosody.energy_db`, `tilt_db`);
+    #: otherwise the renderer shapes the waveform after it.
+    level_in_model: bool = False
 
 
 def spans(durations: np.ndarray) -> np.ndarray:

@@ -32,6 +32,7 @@ from emovox.engine.render import Renderer, Waveform
 from emovox.errors import InvalidOptionError
 from emovox.frontend.chinese import ChineseFrontend
 from emovox.frontend.english import EnglishFrontend
+from emovox.frontend.g2p.misaki import MisakiG2P
 from emovox.frontend.lexicon import Lexicon
 from emovox.options import SpeechOptions
 from emovox.types import Audio, AudioChunk, Prosody, SynthesisInfo, VoiceInfo
@@ -69,10 +70,13 @@ class Engine:
         first_segment_chars: int | None = FIRST_SEGMENT_CHARS,
         defaults: Defaults = Defaults(),
         chinese: Frontend | None = None,
+        misaki: EnglishFrontend | None = None,
     ) -> None:
         """`audio_cache_bytes` bounds the memory of synthesized chunks kept for reuse (0: none);
         a first sentence longer than `first_segment_chars` is cut at a clause (None: never)."""
-        self._frontends: dict[str, Frontend] = {"en": frontend or EnglishFrontend(), "zh": chinese or ChineseFrontend()}
+        self._frontends: dict[str, Frontend] = {"en": frontend or EnglishFrontend(),
+                                                "en/misaki": misaki or EnglishFrontend(MisakiG2P()),
+                                                "zh": chinese or ChineseFrontend()}
         self._calibration = calibration or Calibration.packaged()
         self._audio_cache_bytes = audio_cache_bytes
         self.defaults = defaults
@@ -85,7 +89,8 @@ class Engine:
     def with_calibration(self, calibration: Calibration) -> Engine:
         """The same backends and frontends with other emotion calibration (for calibrating)."""
         return Engine(self.backends, self._frontends["en"], calibration, self._audio_cache_bytes,
-                      self.planner.settings.first_segment_chars, self.defaults, self._frontends["zh"])
+                      self.planner.settings.first_segment_chars, self.defaults, self._frontends["zh"],
+                      self._frontends["en/misaki"])
 
     # -- voices --------------------------------------------------------------------------
 
@@ -140,8 +145,8 @@ class Engine:
         return self._frontends["en"]
 
     def frontend_for(self, voice: VoiceInfo) -> Frontend:
-        """The text pipeline of the voice's language."""
-        return self.planner.frontend(voice.language)
+        """The text pipeline of the voice's language, in its model's alphabet."""
+        return self.planner.frontend(voice.language, self.catalogue.entry(voice.name).backend.capabilities.alphabet)
 
     def cache_stats(self) -> dict[str, CacheStats]:
         """Hits and misses of the phoneme, prosody-control and audio caches."""

@@ -82,8 +82,11 @@ class Planner:
         # Prompts and labels recur far more often than they vary: calibrate each once.
         self.calibrated = functools.lru_cache(maxsize=1024)(self._calibrated)
 
-    def frontend(self, language: str) -> Frontend:
-        return self._frontends["zh" if language == "zh" else "en"]
+    def frontend(self, language: str, alphabet: str = "ipa") -> Frontend:
+        """The text pipeline of `language`, for a model that reads `alphabet` (English has two)."""
+        if language == "zh":
+            return self._frontends["zh"]
+        return self._frontends["en" if alphabet == "ipa" else f"en/{alphabet}"]
 
     def controls(self, entry: Entry, emotion: Emotion) -> Prosody:
         """What `entry`'s backend is asked for to sound like `emotion`."""
@@ -158,7 +161,7 @@ class Planner:
         for number, part in enumerate(parts):
             stretch, backend = part.stretch, part.entry.backend
             pause_before = stretch.pause_before_s
-            frontend = self.frontend(part.entry.info.language)
+            frontend = self.frontend(part.entry.info.language, backend.capabilities.alphabet)
             segments = list(frontend.segments(stretch.text, backend.max_phonemes, self.settings.first_segment_chars,
                                               lexicon))
             written = WrittenWords.pair(stretch.written or stretch.text, stretch.text, part.entry.info.language)

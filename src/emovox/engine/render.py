@@ -4,7 +4,8 @@ All signal shaping happens here, in one order, for every backend:
 
     model call (pitch inside the model where the backend says so)
     -> pitch on the waveform (TD-PSOLA) where the backend says it is not in the model
-    -> loudness and spectral tilt of the emotion            [cached up to here]
+    -> loudness and spectral tilt of the emotion, where the model does not make them
+                                                             [cached up to here]
     -> edge silence trimmed -> a partner voice brought to the requested voice's level
     -> resampled to the stream's rate -> soft limiter -> the job's pauses
 
@@ -36,6 +37,8 @@ def shape(samples: np.ndarray, backend: Backend, controls: Prosody) -> np.ndarra
     if capabilities.pitch.on_signal:
         samples = effects.reshape_pitch(samples, capabilities.sample_rate, controls.pitch_st, controls.pitch_range,
                                         capabilities.f0_band)
+    if capabilities.level_in_model:
+        return samples
     return effects.shape_level(samples, capabilities.sample_rate, controls.energy_db, controls.tilt_db)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from emovox.caching import CacheStats
 from emovox.frontend import segment
 from emovox.frontend.g2p.english import EnglishG2P
+from emovox.frontend.g2p.misaki import MisakiG2P
 from emovox.frontend.lexicon import Lexicon
 from emovox.frontend.normalize import Normalized, normalize
 
@@ -35,17 +36,21 @@ class EnglishFrontend:
 
     language = "en"
 
-    def __init__(self, g2p: EnglishG2P | None = None, phoneme_cache_size: int = 4096) -> None:
+    def __init__(self, g2p: EnglishG2P | MisakiG2P | None = None, phoneme_cache_size: int = 4096) -> None:
         """`phoneme_cache_size`: sentences whose phonemes are kept (espeak is the costly step
         of the text side, and servers hear the same sentences again)."""
         self._g2p = g2p
         self._phonemize = functools.lru_cache(maxsize=phoneme_cache_size)(self._phonemize_uncached)
 
     @property
-    def g2p(self) -> EnglishG2P:
+    def g2p(self) -> EnglishG2P | MisakiG2P:
         if self._g2p is None:
             self._g2p = EnglishG2P()
         return self._g2p
+
+    @property
+    def alphabet(self) -> str:
+        return self.g2p.alphabet
 
     def normalize(self, text: str) -> Normalized:
         return normalize(text)
@@ -54,7 +59,7 @@ class EnglishFrontend:
         """IPA for normalized `text`; the words a lexicon's IPA entries match are read as given."""
         if not lexicon or not lexicon.matches(text, ("ipa",)):
             return self._phonemize(text)
-        pieces = [entry.say if entry else self._phonemize(piece) for piece, entry in lexicon.split(text, "ipa")
+        pieces = [self.g2p.from_ipa(entry.say) if entry else self._phonemize(piece) for piece, entry in lexicon.split(text, "ipa")
                   if entry or piece.strip()]
         return re.sub(r" {2,}", " ", " ".join(p.strip() for p in pieces if p.strip()))
 

@@ -21,6 +21,8 @@ _CAREFUL_FORMS = ((re.compile(r"(?<![^\s,.!?;:—…])tə(?=[\s,.!?;:—…]|$)"
 class EnglishG2P:
     """Normalized English text -> IPA with stress marks and punctuation."""
 
+    alphabet = "ipa"
+
     def __init__(self, espeak: Espeak | None = None, language: str = "en-us") -> None:
         self._espeak = espeak
         self.language = language
@@ -32,3 +34,8 @@ class EnglishG2P:
         for weak, careful in _CAREFUL_FORMS:
             phonemes = weak.sub(careful, phonemes)
         return phonemes
+
+    @staticmethod
+    def from_ipa(ipa: str) -> str:
+        """A lexicon's IPA as this G2P writes it: already so."""
+        return ipa

@@ -1,0 +1,141 @@
+"""The waveform stage of the `heart` voice: harmonic and noise parameters per frame -> audio.
+
+hibari's network does not output samples. For every 12.5 ms frame it predicts an F0 value
+and five spectra over 601 bins (a 1200-point FFT at 24 kHz): the log magnitude `lh` and
+phase warp `theta` that filter a harmonic source built from F0, the log magnitude `ln` of
+shaped noise, and a free component (`lr`, `phi`). The spectrum of a frame is
+
+    S = e^lh · e^(iπ·tanh θ) · STFT(harmonics of F0) + e^ln · Z + e^lr · e^(iφ)
+
+(Z complex unit Gaussian noise) and the waveform is its inverse STFT (Hann, hop 300). That
+contract is the package's documented interface; this module is our implementation of it.
+
+Because the source, its filter and the noise are separate here, voice quality is a change
+of parameters, not of the finished waveform: a brighter or darker spectrum is a shelf on
+the filters, and breathiness is the balance of noise against harmonics (`VoiceQuality`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+SAMPLE_RATE = 24_000
+FFT_SIZE = 1200
+HOP = 300
+BINS = FFT_SIZE // 2 + 1
+#: Below this F0 (Hz) a frame is unvoiced: no harmonic source.
+VOICED_HZ = 40.0
+#: Harmonics are summed up to here (Hz), under the Nyquist frequency with room to spare.
+HARMONICS_UP_TO_HZ = 11_000.0
+#: The model's log magnitudes are capped here, as in training (e^7 is far above speech).
+LOG_MAGNITUDE_CAP = 7.0
+_WINDOW = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(FFT_SIZE) / FFT_SIZE)).astype(np.float32)
+#: A unit cosine at a bin centre has STFT magnitude sum(window) / 2 = FFT_SIZE / 4; dividing
+#: by it makes e^lh the harmonic's own amplitude.
+_SOURCE_WINDOW = _WINDOW / (FFT_SIZE / 4)
+_TILT_PIVOT_HZ = 1000.0
+_LOG_PER_DB = np.log(10) / 20
+
+
+@dataclass(frozen=True)
+class VoiceQuality:
+    """How the filters are changed before synthesis.
+
+    `tilt_db`: a shelf around 1 kHz, +tilt/2 dB above and -tilt/2 dB below (the same shape the
+    renderer puts on other voices' waveforms), on the harmonic and free components.
+    `breath_db`: the noise component raised (breathier) or lowered (tenser) against the rest.
+    """
+
+    tilt_db: float = 0.0
+    breath_db: float = 0.0
+
+    @property
+    def is_neutral(self) -> bool:
+        return self.tilt_db == 0.0 and self.breath_db == 0.0
+
+
+@functools.lru_cache(maxsize=1)
+def _shelf() -> np.ndarray:
+    """The tilt's shape per bin, for a tilt of 1 dB, in natural-log magnitude units."""
+    freqs = np.arange(BINS) * SAMPLE_RATE / FFT_SIZE
+    octaves = np.log2(np.maximum(freqs, 50.0) / _TILT_PIVOT_HZ)
+    return (0.5 * np.tanh(octaves) * _LOG_PER_DB).astype(np.float32)[:, None]
+
+
+def harmonic_source(f0: np.ndarray) -> np.ndarray:
+    """Every harmonic of the frame-rate F0 below HARMONICS_UP_TO_HZ at unit amplitude, at the
+    sample rate; silence where unvoiced.
+
+    The sum of cos(k·φ) for k = 1..K has the closed form sin((K+½)φ) / (2·sin(φ/2)) − ½, so
+    the cost does not grow with the number of harmonics."""
+    frames = len(f0)
+    centres = (np.arange(frames) + 0.5) * HOP - 0.5  # frame k covers samples [k·HOP, (k+1)·HOP)
+    hz = np.interp(np.arange(frames * HOP), centres, np.asarray(f0, np.float64)).astype(np.float32)
+    voiced = hz > VOICED_HZ
+    hz = np.maximum(hz, VOICED_HZ)
+    phase = np.cumsum(hz, dtype=np.float64) / SAMPLE_RATE
+    phase = (2 * np.pi * (phase - np.floor(phase))).astype(np.float32)
+    count = np.floor(HARMONICS_UP_TO_HZ / hz) + 0.5
+    denominator = 2 * np.sin(phase / 2)
+    near_zero = np.abs(denominator) < 2e-3
+    source = np.sin(count * phase) / np.where(near_zero, 1.0, denominator)
+    source = np.where(near_zero, count, source) - 0.5  # the limit at φ → 0 is K + ½
+    return np.where(voiced, source, 0.0).astype(np.float32)
+
+
+def _stft(samples: np.ndarray, frames: int) -> np.ndarray:
+    """Centred STFT (reflect-padded), the first `frames` frames: complex64 [BINS, frames]."""
+    padded = np.pad(samples, FFT_SIZE // 2, mode="reflect")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, FFT_SIZE)[::HOP][:frames]
+    return np.fft.rfft(windows * _SOURCE_WINDOW, axis=1).T
+
+
+@functools.lru_cache(maxsize=16)
+def _overlap_normalizer(frames: int) -> np.ndarray:
+    """1 / the summed squared window under each output sample, as [frames + 3, HOP] blocks."""
+    parts = FFT_SIZE // HOP
+    squared = (_WINDOW * _WINDOW).reshape(parts, HOP)
+    total = np.zeros((frames + parts - 1, HOP), np.float32)
+    for k in range(parts):
+        total[k:k + frames] += squared[k]
+    return 1.0 / np.maximum(total, 1e-11)
+
+
+def _istft(spectrum: np.ndarray) -> np.ndarray:
+    """Inverse of a centred STFT: `frames · HOP` samples."""
+    frames = spectrum.shape[1]
+    parts = FFT_SIZE // HOP
+    blocks = (np.fft.irfft(spectrum.T, FFT_SIZE, axis=1).astype(np.float32) * _WINDOW).reshape(frames, parts, HOP)
+    out = np.zeros((frames + parts - 1, HOP), np.float32)
+    for k in range(parts):  # a window spans four hops: four shifted adds
+        out[k:k + frames] += blocks[:, k]
+    out *= _overlap_normalizer(frames)
+    return out.reshape(-1)[FFT_SIZE // 2: FFT_SIZE // 2 + frames * HOP]
+
+
+def _phasor(angle: np.ndarray) -> np.ndarray:
+    """e^(i·angle) as complex64, computed in float32 (a complex128 exp costs three times as much)."""
+    out = np.empty(angle.shape, np.complex64)
+    np.cos(angle, out=out.real)
+    np.sin(angle, out=out.imag)
+    return out
+
+
+def _magnitude(log_magnitude: np.ndarray, shift: np.ndarray | float = 0.0) -> np.ndarray:
+    return np.exp(np.minimum(log_magnitude, LOG_MAGNITUDE_CAP) + shift, dtype=np.float32)
+
+
+def synthesize(lh: np.ndarray, theta: np.ndarray, ln: np.ndarray, lr: np.ndarray, phi: np.ndarray,
+               f0: np.ndarray, noise: np.random.Generator, quality: VoiceQuality = VoiceQuality()) -> np.ndarray:
+    """The waveform of one utterance's parameters ([BINS, frames] each, `f0` [frames])."""
+    frames = lh.shape[1]
+    tilt = _shelf() * np.float32(quality.tilt_db) if quality.tilt_db else 0.0
+    spectrum = _stft(harmonic_source(f0), frames)
+    spectrum *= _magnitude(lh, tilt) * _phasor(np.pi * np.tanh(theta))
+    gaussian = noise.standard_normal((BINS, 2 * frames), dtype=np.float32).view(np.complex64)
+    spectrum += _magnitude(ln, tilt + np.float32(quality.breath_db * _LOG_PER_DB)) * gaussian
+    spectrum += _magnitude(lr, tilt) * _phasor(phi)
+    return _istft(spectrum)

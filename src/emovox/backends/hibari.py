@@ -1,0 +1,107 @@
+"""hibari (`hibari-tts`, 8 MB int8 ONNX, 24 kHz): the native American voice `heart`.
+
+A network distilled from Kokoro's af_heart that predicts durations, F0, energy and, per
+12.5 ms frame, harmonic and noise parameters; a small signal stage turns them into audio
+(harmonic_noise.py). Every emotion control is realized inside those parameters:
+
+- F0 level and range on the predicted F0 track, and loudness on the predicted energy,
+  before the decoder, so the spectra are the model's own for that contour and effort
+  (hibari_graph.py edits the graph once to take them);
+- rate through the model's speed input (durations);
+- voice quality in the signal stage's filters: the emotion's spectral tilt as a shelf, and
+  the noise against the harmonics, breathier as the tilt darkens (sad, fearful) and tenser
+  as it brightens (angry).
+
+It reads misaki phonemes (frontend/g2p/misaki.py). The noise component is drawn from a
+generator seeded by the call's inputs, so the same call always gives the same samples (the
+audio cache and resumable books rely on that).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from emovox.backends import assets, hibari_graph
+from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, spans
+from emovox.backends.harmonic_noise import SAMPLE_RATE, VoiceQuality, synthesize
+from emovox.backends.session import LazySession, SessionSettings
+from emovox.backends.symbols import Encoded, SymbolTable
+from emovox.paths import cache_dir
+from emovox.types import Prosody, VoiceInfo
+
+PACKAGE = "hibari"
+PIP_NAME = "hibari-tts"
+VOICE = "heart"
+#: hibari itself splits sentences longer than this at clauses; so does our frontend.
+MAX_PHONEMES = 400
+PAD_ID = 0
+#: Units of the model's energy value per dB of loudness asked for (measured on five sentences:
+#: +1 unit raised the speech level by about 12 dB); the emotion calibration corrects the rest.
+ENERGY_PER_DB = 1 / 12
+#: Noise level change (dB) per dB of spectral tilt: darker is breathier, brighter is tenser.
+BREATH_PER_TILT_DB = -1.5
+
+
+def voice_quality(prosody: Prosody) -> VoiceQuality:
+    return VoiceQuality(tilt_db=prosody.tilt_db, breath_db=BREATH_PER_TILT_DB * prosody.tilt_db)
+
+
+class HibariBackend(Backend):
+    name = "hibari"
+    capabilities = Capabilities(languages=("en",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES,
+                                pitch=PitchControl.MODEL, batching=False, cloning=Cloning.NONE,
+                                f0_band=(90.0, 500.0), timing=True, alphabet="misaki", level_in_model=True)
+
+    def __init__(self, session: LazySession, vocab: dict[str, int]) -> None:
+        self._session = session
+        self._symbols = SymbolTable.from_single_ids(vocab)
+
+    @classmethod
+    def from_package(cls, settings: SessionSettings = SessionSettings(), cache: Path | None = None) -> HibariBackend:
+        """The `heart` model and its vocabulary from the `hibari-tts` wheel (the only voice it
+        carries; hibari's other voices are downloads, which emovox never makes)."""
+        source = assets.package_file(PACKAGE, "assets", "hibari.onnx", pip_name=PIP_NAME)
+        vocab = json.loads(assets.package_file(PACKAGE, "assets", "vocab.json", pip_name=PIP_NAME).read_text("utf-8"))
+
+        def model_path() -> Path:
+            return hibari_graph.prosody_model(source, cache or cache_dir(), assets.sha256_of(source))
+
+        return cls(LazySession(model_path, settings), vocab)
+
+    def voices(self) -> list[VoiceInfo]:
+        return [VoiceInfo(name=VOICE, backend=self.name, language="en", gender="female", sample_rate=SAMPLE_RATE,
+                          aliases=("af_heart", "hibari"),
+                          description="American English, native (hibari, distilled from Kokoro's af_heart)")]
+
+    def encode(self, phonemes: str) -> Encoded:
+        return self._symbols.lookup(phonemes)
+
+    @property
+    def model_path(self) -> Path | None:
+        return self._session.model_path
+
+    def load(self) -> None:
+        self._session.get()
+
+    def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
+        return self.infer_timed(ids, voice, speed, prosody)[0]
+
+    def infer_timed(self, ids: list[int], voice: str, speed: float,
+                    prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
+        inputs = {
+            "ids": np.array([[PAD_ID, *ids, PAD_ID]], dtype=np.int64),
+            "speed": np.array([speed * prosody.speed], dtype=np.float32),
+            "f0_scale": np.array([2 ** (prosody.pitch_st / 12)], dtype=np.float32),
+            "f0_range": np.array([prosody.pitch_range], dtype=np.float32),
+            "energy_shift": np.array([prosody.energy_db * ENERGY_PER_DB], dtype=np.float32),
+        }
+        lh, theta, ln, lr, phi, f0, durations = self._session.get().run(None, inputs)
+        seed = zlib.crc32(b"".join(value.tobytes() for value in inputs.values()))
+        samples = synthesize(lh[0], theta[0], ln[0], lr[0], phi[0], f0[0], np.random.default_rng(seed),
+                             voice_quality(prosody))
+        units = np.asarray(durations, np.int64).reshape(-1)
+        return samples, spans(units * hibari_graph.SAMPLES_PER_DURATION)[1:-1]

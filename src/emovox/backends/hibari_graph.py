@@ -1,0 +1,95 @@
+"""Prosody inputs and a durations output for hibari's graph, added by editing it once.
+
+The network's prosody head predicts, per frame, F0 (`F0_TENSOR`, Hz, 0 where unvoiced) and
+an energy value (`ENERGY_TENSOR`), and its decoder predicts the voice's spectra from both:
+the F0 goes to the graph's `f0` output (the harmonic source) and, through a log, into the
+decoder. The edit inserts, between the prediction and its consumers,
+
+    F0' = relu(mean + (F0 - mean) · f0_range) · f0_scale     on voiced frames (mean over them)
+    energy' = energy + energy_shift
+
+with new float inputs `f0_scale[1]`, `f0_range[1]` and `energy_shift[1]` (neutral: 1, 1, 0,
+which leave every output exactly as before). The decoder therefore renders the spectra of
+the new contour and effort itself: a semitone request is met in the harmonics, and a
+louder reading is a tenser one, as the model learned it, not a gain. The per-token
+durations (`DURATIONS_TENSOR`, frames / 2 after the speed input) become the output
+`durations`, for word timestamps. The edited model is cached beside the user's other
+models, named by the source's hash and the edit's version.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emovox.backends import assets
+
+F0_TENSOR = "f0"
+ENERGY_TENSOR = "/Gather_37_output_0"
+DURATIONS_TENSOR = "/Clip_output_0"
+#: Audio samples per duration unit: two 300-sample frames at 24 kHz (measured: frames = 2 · sum).
+SAMPLES_PER_DURATION = 600
+PROSODY_INPUTS = ("f0_scale", "f0_range", "energy_shift")
+DURATIONS_OUTPUT = "durations"
+EDIT_VERSION = 1
+#: Frames at or below this F0 (Hz) are unvoiced (the waveform stage's own threshold).
+VOICED_HZ = 40.0
+
+
+def edited_path(cache: Path, source_sha256: str) -> Path:
+    return cache / f"hibari-prosody-v{EDIT_VERSION}-{source_sha256[:12]}.onnx"
+
+
+def prosody_model(source: Path, cache: Path, source_sha256: str) -> Path:
+    """The edited model for `source`, built on first use and reused after."""
+    return assets.edited_model(source, edited_path(cache, source_sha256), add_prosody_inputs)
+
+
+def add_prosody_inputs(model) -> None:
+    from onnx import TensorProto, helper
+
+    graph = model.graph
+    raw_f0, raw_energy = "emovox_f0_predicted", "emovox_energy_predicted"
+    for node in graph.node:  # the predictions get new names; their consumers keep the old ones
+        node.output[:] = [raw_f0 if name == F0_TENSOR else raw_energy if name == ENERGY_TENSOR else name
+                          for name in node.output]
+    for name in PROSODY_INPUTS:
+        graph.input.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, [1]))
+    graph.initializer.extend([
+        helper.make_tensor("emovox_voiced_hz", TensorProto.FLOAT, [], [VOICED_HZ]),
+        helper.make_tensor("emovox_one", TensorProto.FLOAT, [], [1.0]),
+        helper.make_tensor("emovox_epsilon", TensorProto.FLOAT, [], [1e-3]),
+    ])
+    node = helper.make_node
+    f0_nodes = [
+        node("Greater", [raw_f0, "emovox_voiced_hz"], ["emovox_voiced_bool"], name="emovox_voiced"),
+        node("Cast", ["emovox_voiced_bool"], ["emovox_voiced"], to=TensorProto.FLOAT, name="emovox_voiced_cast"),
+        node("Sub", ["emovox_one", "emovox_voiced"], ["emovox_unvoiced"], name="emovox_unvoiced"),
+        node("Mul", [raw_f0, "emovox_voiced"], ["emovox_f0_voiced"], name="emovox_f0_voiced"),
+        node("ReduceSum", ["emovox_f0_voiced"], ["emovox_f0_sum"], keepdims=1, name="emovox_f0_sum"),
+        node("ReduceSum", ["emovox_voiced"], ["emovox_voiced_count"], keepdims=1, name="emovox_voiced_count"),
+        node("Max", ["emovox_voiced_count", "emovox_epsilon"], ["emovox_voiced_safe"], name="emovox_voiced_safe"),
+        node("Div", ["emovox_f0_sum", "emovox_voiced_safe"], ["emovox_f0_mean"], name="emovox_f0_mean"),
+        node("Sub", [raw_f0, "emovox_f0_mean"], ["emovox_f0_centred"], name="emovox_f0_centred"),
+        node("Mul", ["emovox_f0_centred", "f0_range"], ["emovox_f0_spread"], name="emovox_f0_spread"),
+        node("Add", ["emovox_f0_spread", "emovox_f0_mean"], ["emovox_f0_ranged"], name="emovox_f0_ranged"),
+        node("Relu", ["emovox_f0_ranged"], ["emovox_f0_positive"], name="emovox_f0_positive"),
+        node("Mul", ["emovox_f0_positive", "f0_scale"], ["emovox_f0_scaled"], name="emovox_f0_scaled"),
+        node("Mul", ["emovox_f0_scaled", "emovox_voiced"], ["emovox_f0_new_voiced"], name="emovox_f0_new_voiced"),
+        node("Mul", [raw_f0, "emovox_unvoiced"], ["emovox_f0_unvoiced"], name="emovox_f0_unvoiced"),
+        node("Add", ["emovox_f0_new_voiced", "emovox_f0_unvoiced"], [F0_TENSOR], name="emovox_f0_out"),
+    ]
+    energy_nodes = [node("Add", [raw_energy, "energy_shift"], [ENERGY_TENSOR], name="emovox_energy_out")]
+    ordered = []
+    for existing in graph.node:  # new nodes right after their producer: the order stays topological
+        ordered.append(existing)
+        if raw_f0 in existing.output:
+            ordered.extend(f0_nodes)
+        if raw_energy in existing.output:
+            ordered.extend(energy_nodes)
+    if len(ordered) != len(graph.node) + len(f0_nodes) + len(energy_nodes):
+        raise ValueError("hibari's graph has no F0 or energy prediction where this edit expects them")
+    del graph.node[:]
+    graph.node.extend(ordered)
+    durations = node("Identity", [DURATIONS_TENSOR], [DURATIONS_OUTPUT], name="emovox_durations")
+    graph.node.append(durations)
+    graph.output.append(helper.make_tensor_value_info(DURATIONS_OUTPUT, TensorProto.FLOAT, [None]))
