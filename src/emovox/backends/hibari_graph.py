@@ -5,7 +5,7 @@ an energy value (`ENERGY_TENSOR`), and its decoder predicts the voice's spectra 
 the F0 goes to the graph's `f0` output (the harmonic source) and, through a log, into the
 decoder. The edit inserts, between the prediction and its consumers,
 
-    F0' = relu(mean + (F0 - mean) · f0_range) · f0_scale     on voiced frames (mean over them)
+    F0' = max(mean + (F0 - mean) · f0_range, 0.8 · F0) · f0_scale    on voiced frames (mean over them)
     energy' = energy + energy_shift
 
 with new float inputs `f0_scale[1]`, `f0_range[1]` and `energy_shift[1]` (neutral: 1, 1, 0,
@@ -30,7 +30,11 @@ DURATIONS_TENSOR = "/Clip_output_0"
 SAMPLES_PER_DURATION = 600
 PROSODY_INPUTS = ("f0_scale", "f0_range", "energy_shift")
 DURATIONS_OUTPUT = "durations"
-EDIT_VERSION = 1
+EDIT_VERSION = 2
+#: A widened range never takes a frame below this fraction of its own F0: the few low frames
+#: where voicing starts or stops (1 % of them under half the mean) fell to 40-60 Hz, and
+#: DistillMOS of happy's pitch and range together rose from 3.97 to 4.21 with the floor.
+TROUGH_FLOOR = 0.8
 #: Frames at or below this F0 (Hz) are unvoiced (the waveform stage's own threshold).
 VOICED_HZ = 40.0
 
@@ -58,6 +62,7 @@ def add_prosody_inputs(model) -> None:
         helper.make_tensor("emovox_voiced_hz", TensorProto.FLOAT, [], [VOICED_HZ]),
         helper.make_tensor("emovox_one", TensorProto.FLOAT, [], [1.0]),
         helper.make_tensor("emovox_epsilon", TensorProto.FLOAT, [], [1e-3]),
+        helper.make_tensor("emovox_trough_floor", TensorProto.FLOAT, [], [TROUGH_FLOOR]),
     ])
     node = helper.make_node
     f0_nodes = [
@@ -72,7 +77,8 @@ def add_prosody_inputs(model) -> None:
         node("Sub", [raw_f0, "emovox_f0_mean"], ["emovox_f0_centred"], name="emovox_f0_centred"),
         node("Mul", ["emovox_f0_centred", "f0_range"], ["emovox_f0_spread"], name="emovox_f0_spread"),
         node("Add", ["emovox_f0_spread", "emovox_f0_mean"], ["emovox_f0_ranged"], name="emovox_f0_ranged"),
-        node("Relu", ["emovox_f0_ranged"], ["emovox_f0_positive"], name="emovox_f0_positive"),
+        node("Mul", [raw_f0, "emovox_trough_floor"], ["emovox_f0_floor"], name="emovox_f0_floor"),
+        node("Max", ["emovox_f0_ranged", "emovox_f0_floor"], ["emovox_f0_positive"], name="emovox_f0_positive"),
         node("Mul", ["emovox_f0_positive", "f0_scale"], ["emovox_f0_scaled"], name="emovox_f0_scaled"),
         node("Mul", ["emovox_f0_scaled", "emovox_voiced"], ["emovox_f0_new_voiced"], name="emovox_f0_new_voiced"),
         node("Mul", [raw_f0, "emovox_unvoiced"], ["emovox_f0_unvoiced"], name="emovox_f0_unvoiced"),
