@@ -30,7 +30,7 @@ DURATIONS_TENSOR = "/Clip_output_0"
 SAMPLES_PER_DURATION = 600
 PROSODY_INPUTS = ("f0_scale", "f0_range", "energy_shift")
 DURATIONS_OUTPUT = "durations"
-EDIT_VERSION = 2
+EDIT_VERSION = 3
 #: A widened range never takes a frame below this fraction of its own F0: the few low frames
 #: where voicing starts or stops (1 % of them under half the mean) fell to 40-60 Hz, and
 #: DistillMOS of happy's pitch and range together rose from 3.97 to 4.21 with the floor.
