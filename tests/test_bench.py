@@ -25,12 +25,13 @@ def test_bench_measures_a_profile_and_writes_json_markdown_and_plots(tmp_path):
     results = json.loads((out / "results.json").read_text())
     assert results["machine"]["cores"] >= 1 and results["machine"]["onnxruntime"]
     (edge,) = results["profiles"]
-    (joe,) = edge["voices"]
+    joe, heart = edge["voices"]
     assert edge["profile"]["name"] == "edge" and edge["load_s"] > 0 and edge["peak_rss_mb"] > 50
     assert 0 < joe["rtf"]["median"] < 1 and joe["first_chunk_ms"] > 0 and joe["model_mb"] < 30
     assert [level["clients"] for level in joe["concurrency"]] == [1, 2]
     assert all(level["audio_s_per_s"] > 1 and level["requests"] > 0 for level in joe["concurrency"])
-    assert {p["voice"] for p in results["peers"]} == {"joe", "jf_alpha"}  # run, or a reason it could not be
+    assert heart["voice"] == "heart" and 0 < heart["rtf"]["median"] < joe["rtf"]["median"] and heart["model_mb"] < 10
+    assert {p["voice"] for p in results["peers"]} == {"joe", "heart", "jf_alpha"}  # run, or a reason it could not be
     report = (out / "report.md").read_text()
     assert "| edge | joe | int8 |" in report
     assert (out / "concurrency.png").stat().st_size > 5000 and (out / "rtf_by_profile.png").stat().st_size > 5000

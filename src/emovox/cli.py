@@ -527,7 +527,9 @@ def _cmd_phonemize(args: argparse.Namespace) -> int:
     if args.voice:
         from emovox.compose import from_packages
 
-        limit = from_packages().backend_of(args.voice).max_phonemes
+        engine = from_packages()
+        limit = engine.backend_of(args.voice).max_phonemes
+        frontend = engine.frontend_for(engine.voice(args.voice))  # heart reads misaki, the others IPA
     normalized = frontend.normalize(text)
     used += [{"text": m.entry.text, m.entry.kind: m.entry.say} for m in lexicon.matches(normalized.text, ("ipa",))]
     segments = list(frontend.segments(normalized.text, limit, lexicon=lexicon))

@@ -1,7 +1,8 @@
 """The peer runtimes of our models, side by side with emovox on the same text.
 
 `piper-tts` runs the Piper VITS voice and `kokoro-onnx` the Kokoro voices, each loading the
-very same ONNX file (the `bench` extra installs them). Both sides go text -> waveform;
+very same ONNX file (the `bench` extra installs them); `heart`'s peer is hibari's own
+runtime (its package, one ONNX Runtime thread as it ships). Both sides go text -> waveform;
 runs are interleaved sentence by sentence so machine drift hits both alike, and the figure
 is the median over repeats of compute seconds / audio seconds.
 """
@@ -56,6 +57,17 @@ def kokoro_onnx_synth(name: str, phonemes_of: Callable[[str], str] | None = None
     return run
 
 
+def hibari_synth() -> Synth:
+    from hibari import Hibari
+
+    model = Hibari()
+
+    def run(text: str) -> tuple[np.ndarray, int]:
+        return model(text, seed=0), model.sample_rate
+
+    return run
+
+
 def peer_for(voice: str, backend: str) -> tuple[str, Synth] | None:
     """The peer runtime of `voice`'s model, or None when it is not installed."""
     try:
@@ -63,6 +75,8 @@ def peer_for(voice: str, backend: str) -> tuple[str, Synth] | None:
             return "piper-tts", piper_synth()
         if backend == "kokoro":
             return "kokoro-onnx", kokoro_onnx_synth(voice)
+        if backend == "hibari":
+            return "hibari", hibari_synth()
     except ImportError:
         return None
     return None

@@ -40,7 +40,7 @@ SENTENCES = (
 )
 FIRST_AUDIO_SENTENCE = "Hello, how are you today?"
 #: The voice measured for each model family a profile carries.
-FAMILY_VOICE = {"vits": "joe", "kokoro": "jf_alpha"}
+FAMILY_VOICE = {"vits": "joe", "hibari": "heart", "kokoro": "jf_alpha"}
 
 
 @dataclass(frozen=True)
