@@ -37,6 +37,17 @@ CASES = [
     ("Keep going for 1.5 km and then 250 m.", "Keep going for one point five kilometers and then two hundred fifty meters."),
     ("It weighs 1 kg, not 2 kg.", "It weighs one kilogram, not two kilograms."),
     ("It was 21°C outside.", "It was twenty-one degrees Celsius outside."),
+    ("Fill 3 gal. of water in 2 sec flat.", "Fill three gallons of water in two seconds flat."),
+    ("The loft is 900 sq ft.", "The loft is nine hundred square feet."),
+    ("He is 6 ft 2 in tall, she is 5'4\".", "He is six feet two inches tall, she is five feet four inches."),
+    ("Born in 1990, 2 in 3 agree.", "Born in nineteen ninety, two in three agree."),
+    # fractions and mixed numbers
+    ("Add 1 1/2 cups and 2 3/8 inches.", "Add one and a half cups and two and three eighths inches."),
+    ("Use 1/2 cup, 3/4 tsp and 1/3 of the rest.",
+     "Use half a cup, three quarters of a teaspoon and one third of the rest."),
+    # decades, idioms, addresses
+    ("Hits of the '60s, open 24/7.", "Hits of the sixties, open twenty-four seven."),
+    ("Apt. 4B, Portland, OR 97201-1234.", "Apartment four B, Portland, OR nine seven two zero one one two three four."),
     # abbreviations
     ("Mr. Jones met Dr. Who at St. Mary's.", "Mister Jones met Doctor Who at Saint Mary's."),
     ("She lives on Baker St. It is quiet.", "She lives on Baker Street. It is quiet."),

@@ -75,8 +75,29 @@ UNITS = {
     "min": ("minute", "minutes"),
     "hrs": ("hour", "hours"),
     "hr": ("hour", "hours"),
+    "sec": ("second", "seconds"),
+    "tsp": ("teaspoon", "teaspoons"),
+    "tbsp": ("tablespoon", "tablespoons"),
+    "gal": ("gallon", "gallons"),
+    "qt": ("quart", "quarts"),
+    "yd": ("yard", "yards"),
+    "in": ("inch", "inches"),
+    "sq ft": ("square foot", "square feet"),
+    "sq m": ("square meter", "square meters"),
+    "sq km": ("square kilometer", "square kilometers"),
+    "sq mi": ("square mile", "square miles"),
 }
-_UNIT_ALTERNATION = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+#: Units that are also common words: read as units only after a measurement in feet
+#: ("5 ft 6 in"), never after a bare number ("born in 1990", "2 in 3 people").
+_AFTER_FEET_ONLY = {"in"}
+#: What a fraction measures when a singular noun follows it: "1/2 cup" is "half a cup".
+MEASURE_NOUNS = frozenset({
+    "cup", "teaspoon", "tablespoon", "pound", "ounce", "inch", "foot", "yard", "mile", "gallon", "quart",
+    "pint", "liter", "litre", "meter", "kilometer", "kilogram", "gram", "hour", "minute", "second", "day",
+    "week", "month", "year", "dozen", "stick", "slice", "can", "glass", "bottle", "page", "lap", "block",
+})
+_UNIT_ALTERNATION = "|".join(re.escape(u).replace(r"\ ", r"\s") for u in sorted(UNITS, key=len, reverse=True)
+                             if u not in _AFTER_FEET_ONLY)
 
 #: Abbreviations whose period is part of the word; the value is the spoken form.
 #: Titles are read before a name, so their period never ends a sentence.
@@ -89,7 +110,7 @@ ABBREVIATIONS = {
     "Jr": "Junior", "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
     "Rd": "Road", "Inc": "Incorporated", "Ltd": "Limited", "Corp": "Corporation",
     "Dept": "Department", "Co": "Company", "approx": "approximately", "vs": "versus",
-    "etc": "et cetera", "Jan": "January", "Feb": "February", "Aug": "August",
+    "etc": "et cetera", "Apt": "Apartment", "Ste": "Suite", "Jan": "January", "Feb": "February", "Aug": "August",
     "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December",
 }
 #: Abbreviations read one way before a name and another way after one.
@@ -287,9 +308,52 @@ def _speak_fraction(match: re.Match[str]) -> str:
     numerator, denominator = int(match.group("num")), int(match.group("den"))
     if denominator == 0:
         return f"{numbers.cardinal(str(numerator))} slash zero"
-    names = {2: ("half", "halves"), 4: ("quarter", "quarters")}
-    one, many = names.get(denominator, (numbers.ordinal(str(denominator)), numbers.ordinal(str(denominator)) + "s"))
-    return f"{numbers.cardinal(str(numerator))} {one if numerator == 1 else many}"
+    return _fraction_words(numerator, denominator)
+
+
+_FRACTION_NAMES = {2: ("half", "halves"), 4: ("quarter", "quarters")}
+
+
+def _fraction_words(numerator: int, denominator: int, article: bool = False) -> str:
+    """3/4 -> "three quarters"; with `article`, a numerator of one is "a": "a half"."""
+    ordinal = numbers.ordinal(str(denominator))
+    one, many = _FRACTION_NAMES.get(denominator, (ordinal, ordinal + "s"))
+    if numerator == 1:
+        return f"{'a' if article else 'one'} {one}"
+    return f"{numbers.cardinal(str(numerator))} {many}"
+
+
+def _speak_mixed_number(match: re.Match[str]) -> str:
+    """"1 1/2 cups" -> "one and a half cups" (a whole number, then a proper fraction)."""
+    whole, numerator, denominator = (int(match.group(k)) for k in ("whole", "num", "den"))
+    return f"{numbers.cardinal(str(whole))} and {_fraction_words(numerator, denominator, article=True)}"
+
+
+def _speak_fraction_of_measure(match: re.Match[str]) -> str:
+    """"1/2 cup" -> "half a cup", "3/4 cup" -> "three quarters of a cup"."""
+    numerator, denominator = int(match.group("num")), int(match.group("den"))
+    noun = _singular_measure(match.group("noun"))
+    article = "an" if noun[0] in "aeiou" else "a"
+    if (numerator, denominator) == (1, 2):
+        return f"half {article} {noun}"
+    return f"{_fraction_words(numerator, denominator)} of {article} {noun}"
+
+
+def _singular_measure(word: str) -> str:
+    if word in UNITS:
+        return UNITS[word][0]
+    return word
+
+
+def _speak_feet_and_inches(match: re.Match[str]) -> str:
+    feet, inches = match.group("feet", "inches")
+    return (f"{numbers.number(feet)} {_plural(feet, 'foot', 'feet')} "
+            f"{numbers.number(inches)} {_plural(inches, 'inch', 'inches')}")
+
+
+def _speak_short_decade(match: re.Match[str]) -> str:
+    """"the '80s" -> "the eighties"."""
+    return numbers.cardinal(match.group("tens"))[:-1] + "ies"
 
 
 def _speak_range(match: re.Match[str]) -> str:
@@ -357,12 +421,21 @@ RULES: tuple[Rule, ...] = (
                 r"|[Aa]fter|[Aa]round|[Cc]irca|[Ii]nto|[Tt]hrough)\s+(?P<year>1[1-9]\d\d|20\d\d)(?![\d,.]\d|\s?%)\b"),
      _speak_year_after_word),
     (re.compile(r"(?<![\w.])(?P<decade>1[1-9]\d0|20\d0)'?s\b"), _speak_decade),
+    (re.compile(r"(?<![\w'])'(?P<tens>[2-9]0)s\b"), _speak_short_decade),
+    (re.compile(r"(?<![\w/])24/7(?![\w/])"), lambda m: "twenty-four seven"),
+    (re.compile(r"\b(?P<state>[A-Z]{2})\s(?P<zip>\d{5})(?:-(?P<plus4>\d{4}))?(?![\d-])"),
+     lambda m: f"{m.group('state')} " + " ".join(numbers.digits(g) for g in m.group("zip", "plus4") if g)),
     (re.compile(r"(?<![\w+])\+(?:\d{1,3})(?:[\s.-]\d{1,4}){2,5}(?![\d])"), _speak_international_phone),
     (re.compile(r"(?<![\w+(-])(?P<country>1[\s.-])?(?:\((?P<area>\d{3})\)\s?|(?P<area_>\d{3})[\s.-])?"
                 r"(?P<exchange>\d{3})-(?P<line>\d{4})(?![\d-])"), _speak_us_phone),
     (re.compile(r"(?<![\w.])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?%"), _speak_percent),
-    (re.compile(r"(?<![\w.])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?(?P<unit>" + _UNIT_ALTERNATION
-                + r")(?![\w/°])"), _speak_unit),
+    (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),
+     _speak_feet_and_inches),
+    (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_mixed_number),
+    (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})\s(?P<noun>" + "|".join(sorted(MEASURE_NOUNS))
+                + "|" + _UNIT_ALTERNATION + r")(?![\w/])"), _speak_fraction_of_measure),
+    (re.compile(r"(?<![\w./])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?(?P<unit>" + _UNIT_ALTERNATION
+                + r")(?![\w/°])(?:\.(?=\s+[a-z]))?"), _speak_unit),
     (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_fraction),
     (re.compile(r"(?<![\w.,:-])(?P<low>" + _NUM + r")\s?[-–]\s?(?P<high>" + _NUM + r")(?![\w-]|[.,:]\d)"),
@@ -376,6 +449,7 @@ RULES: tuple[Rule, ...] = (
      lambda m: _LATIN[m.group(0).lower()]),
     (re.compile(r"\bvs\b"), lambda m: "versus"),
     (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
+    (re.compile(r"(?<![\d.,])" + _NUM + r"(?=[A-Z]\b)"), lambda m: numbers.number(m.group(0)) + " "),
     (re.compile(r"(?<![\d.,])" + _NUM), _speak_number),
     (re.compile("[" + re.escape("".join(SYMBOLS)) + "]"), lambda m: SYMBOLS[m.group(0)]),
 )
