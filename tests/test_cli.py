@@ -137,3 +137,24 @@ def test_book_makes_chapters_with_a_real_voice(tmp_path):
     assert manifest["complete"] and [c["title"] for c in manifest["chapters"]] == ["One", "Two"]
     assert soundfile.info(str(tmp_path / "out" / manifest["chapters"][0]["audio"])).format == "MP3"
     assert "The bus left at 7:15 AM." in (tmp_path / "out" / manifest["chapters"][0]["srt"]).read_text("utf-8")
+
+
+@pytest.mark.mandarin
+def test_demo_shows_every_voice_the_emotions_a_prompt_and_mandarin(tmp_path):
+    import numpy as np
+
+    out = tmp_path / "demo"
+    result = emovox("demo", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    voices = sorted(p.stem for p in (out / "01-voices").glob("*.wav"))
+    assert voices == sorted(["heart", "joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"])
+    emotions = sorted(p.stem for p in (out / "02-emotions").glob("*.wav"))
+    assert emotions == sorted(f"heart-{e}" for e in ("neutral", "happy", "angry", "sad", "surprised", "fearful",
+                                                     "disgusted"))
+    files = sorted(out.rglob("*.wav"))
+    assert {p.parent.name for p in files} == {"01-voices", "02-emotions", "03-prompt", "04-mandarin", "05-mixed"}
+    for path in files:  # speech, not silence
+        samples, rate = soundfile.read(str(path), dtype="float32")
+        assert len(samples) / rate > 1.0 and np.sqrt(np.mean(samples**2)) > 0.01, path
+    listed = (out / "README.txt").read_text("utf-8")
+    assert all(str(p.relative_to(out)) in listed for p in files)

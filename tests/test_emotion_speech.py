@@ -100,9 +100,32 @@ def test_reference_clip_prosody_is_transferred(engine, tmp_path):
     soundfile.write(clips["neutral"], neutral.samples, neutral.sample_rate)
     plain = emotion_from_clip(clips["neutral"], own)
     assert abs(plain.pitch_st) < 1.5 and 0.8 < plain.pitch_range < 1.25 and 0.75 < plain.speed < 1.3
-    assert abs(emotion_from_clip(clips["neutral"]).pitch_st) > abs(plain.pitch_st) + 1  # population norms
+    unnamed = emotion_from_clip(clips["neutral"])  # speaker not named: the nearest stock voice's register
+    assert abs(unnamed.pitch_st) < 1.5 and 0.8 < unnamed.pitch_range < 1.25
     happy = emotion_from_clip(clips["happy"], own)
     assert happy.pitch_st > plain.pitch_st + 3 and happy.pitch_range > plain.pitch_range
     (tmp_path / "notes.txt").write_text("not audio")
     with pytest.raises(ReferenceClipError, match="not readable audio"):
         emotion_from_clip(tmp_path / "notes.txt")
+
+
+@pytest.mark.parametrize("voice", ["heart", "jf_alpha", "jm_kumo"])
+def test_a_clip_of_our_own_voice_transfers_its_preset_pitch(engine, voice):
+    """A clip's deltas are taken against its speaker's register (the nearest stock voice by
+    timbre), not a population's: our voice reading an emotion transfers about that emotion's
+    preset pitch, and never more than the presets ask. (angry on jf_alpha lands 1.1 st over
+    its preset and rate is not yet within 10 %: benchmarks/README.md, "Reference clips".)"""
+    import io
+
+    import soundfile
+
+    from emovox.emotion.presets import TARGETS
+    from emovox.emotion.reference import emotion_from_clip
+
+    for name in ("happy", "sad"):
+        audio = engine.synthesize("They told us the results would arrive next week.", voice=voice, emotion=name)
+        clip = io.BytesIO()
+        soundfile.write(clip, audio.samples, audio.sample_rate, format="WAV")
+        transferred = emotion_from_clip(clip.getvalue())
+        assert abs(transferred.pitch_st - TARGETS[name].pitch_st) <= 1.0, (voice, name, transferred)
+        assert abs(transferred.pitch_st) <= 6.0 and 0.75 <= transferred.speed <= 1.3

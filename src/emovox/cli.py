@@ -23,14 +23,6 @@ from emovox.errors import EmovoxError, InvalidOptionError, InvalidTextError
 EXIT_BAD_INPUT = 2
 #: Segment size for `phonemize` without --voice: the smallest limit among our backends.
 DEFAULT_MAX_PHONEMES = 400
-DEMO_LINES = (
-    ("joe", "Hello! I'm Joe. The meeting moved to 3:30 PM on Friday, March 14th."),
-    ("jf_alpha", "Dr. Smith paid $12.75 for two coffees at St. Mary's."),
-    ("jm_kumo", "Please turn left after 250 meters and keep going for 1.5 km."),
-    ("jf_tebukuro", "The quarterly revenue grew by 17% to 4.2 million dollars."),
-)
-
-
 def _read_text(text: str) -> str:
     if text != "-":
         return text
@@ -593,16 +585,15 @@ def _phonemize_chinese(text: str, as_json: bool, lexicon, used: list[dict]) -> i
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from emovox.audio.encode import write
     from emovox.compose import from_packages
+    from emovox.demo import make_demo
 
-    engine = from_packages()
-    args.out.mkdir(parents=True, exist_ok=True)
-    for voice, line in DEMO_LINES:
-        audio = engine.synthesize(line, voice=voice)
-        path = write(args.out / f"{voice}.wav", audio.samples, audio.sample_rate)
-        print(f"{path}  ({voice}, {audio.duration:.1f} s, real-time factor {audio.info.real_time_factor:.2f}): {line}")
-    print(f"demo WAV files are in {args.out.resolve()}")
+    made, notes = make_demo(from_packages(), args.out)
+    for item in made:
+        print(f"{item.path}  ({item.duration_s:.1f} s, real-time factor {item.real_time_factor:.3f}): {item.what}")
+    for note in notes:
+        print(f"note: {note}")
+    print(f"{len(made)} demo WAV files are in {args.out.resolve()}; README.txt there says what each shows")
     return 0
 
 

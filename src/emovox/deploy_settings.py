@@ -44,7 +44,7 @@ class AppArgs:
     cloning_cpus: float = 0.5
     ingress_cpus: float = 0.25
     #: The voice of a request that names none.
-    default_voice: str = "joe"
+    default_voice: str = "heart"
     api_keys: list[str] = field(default_factory=list)
     autoscaling: dict = field(default_factory=lambda: dict(AUTOSCALING))
     max_ongoing_requests: int = MAX_ONGOING_REQUESTS

@@ -19,7 +19,7 @@ from emovox.errors import InvalidOptionError
 class Profile:
     name: str
     description: str
-    #: Models the engine carries: "vits" (joe, 63 MB) and/or "kokoro" (five voices, 325 MB).
+    #: Models the engine carries: "vits" (joe, 63 MB), "hibari" (heart, 8 MB), "kokoro" (five voices, 325 MB).
     backends: tuple[str, ...]
     #: The voice a request gets when it names none.
     default_voice: str
@@ -67,13 +67,13 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
         name="edge",
         description="smallest footprint: the two native voices only (63 MB and 8 MB models), one chunk at a time, "
                     "small caches",
-        backends=("vits", "hibari"), default_voice="joe", precision="int8", providers=CPU, intra_op_threads=None, workers=1,
+        backends=("vits", "hibari"), default_voice="heart", precision="int8", providers=CPU, intra_op_threads=None, workers=1,
         batch_window_ms=0.0, max_batch=1, first_segment_chars=100, audio_cache_mb=8,
     ),
     Profile(
         name="realtime",
         description="lowest time to first audio: every core on one chunk, first sentence cut early",
-        backends=("vits", "hibari", "kokoro"), default_voice="joe", precision="fp32", providers=CPU, intra_op_threads=None,
+        backends=("vits", "hibari", "kokoro"), default_voice="heart", precision="fp32", providers=CPU, intra_op_threads=None,
         workers=1, batch_window_ms=0.0, max_batch=1, first_segment_chars=60, audio_cache_mb=32,
     ),
     Profile(
@@ -87,7 +87,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
         name="batch",
         description="highest throughput for offline jobs: one single-threaded chunk per core, no batching "
                     "(padded batches did not pay on CPU)",
-        backends=("vits", "hibari", "kokoro"), default_voice="joe", precision="fp32", providers=CPU, intra_op_threads=1,
+        backends=("vits", "hibari", "kokoro"), default_voice="heart", precision="fp32", providers=CPU, intra_op_threads=1,
         workers=0, batch_window_ms=0.0, max_batch=1, first_segment_chars=None, audio_cache_mb=64,
     ),
     Profile(

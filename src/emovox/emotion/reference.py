@@ -1,12 +1,14 @@
 """Prosody from a reference clip ("say it like this"), transferred as deltas.
 
 The clip's F0 level and range, speaking rate and loudness are measured and compared with
-the typical values of the clip's speaker when they are known (`voice_norms`: one of our
-voices, read neutrally), else with population norms for a speaker of its register (F0
-median below 165 Hz counts as a low, typically male, voice). The differences become
-explicit overrides on a neutral Emotion, so a clip spoken high, wide and fast makes any
-voice speak higher, wider and faster than its own neutral. Results are cached by the
-clip's content hash.
+the typical values of the clip's speaker: one of our voices read neutrally when the caller
+names it (`voice_norms`), else the register of the stock voice whose timbre is nearest to
+the clip's (GE2E d-vectors against `registers.json`, measured by
+benchmarks/voice_registers.py), so a happy clip is "happy for that kind of speaker", not
+"high for a person". Population norms by F0 (below 165 Hz counts as a low voice) remain
+for an install without that table. The differences become explicit overrides on a neutral
+Emotion, kept within the range the presets use. Results are cached by the clip's content
+hash.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ _HOP_S = 0.01
 
 
 _REGISTER_SPLIT_HZ = 165.0
-_LIMITS = {"pitch_st": (-6.0, 8.0), "pitch_range": (0.5, 2.0), "speed": (0.7, 1.4), "energy_db": (-8.0, 8.0)}
+#: Transferred deltas stay within what the presets themselves ask (surprised +6 st; sad x0.8
+#: rate): a clip spoken in a far register must not strain the voice that imitates it.
+_LIMITS = {"pitch_st": (-6.0, 6.0), "pitch_range": (0.5, 2.0), "speed": (0.75, 1.3), "energy_db": (-8.0, 8.0)}
+REGISTERS_FILE = Path(__file__).with_name("registers.json")
 
 
 class ReferenceClipError(EmovoxError, ValueError):
@@ -75,12 +80,57 @@ NORM_SENTENCES = (
 def emotion_from_clip(path_or_bytes: Path | bytes, norms: SpeechProsody | None = None) -> Emotion:
     """The prosody deltas of a clip as an Emotion (neutral plus explicit overrides).
 
-    `norms`: the typical values of the clip's speaker (see `voice_norms`), when known."""
+    `norms`: the typical values of the clip's speaker (see `voice_norms`), when known; else
+    the register of the nearest stock voice (`nearest_register`)."""
     data = path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
-    measured = _measure_cached(hashlib.sha256(data).hexdigest(), data)
-    if norms is None:
-        norms = LOW_VOICE if measured.f0_hz < _REGISTER_SPLIT_HZ else HIGH_VOICE
-    return measured.relative_to(norms)
+    digest = hashlib.sha256(data).hexdigest()
+    if norms is not None:
+        return _measure_cached(digest, data, HARVEST_BAND).relative_to(norms)
+    nearest = _nearest_cached(digest, data)
+    if nearest is None:
+        measured = _measure_cached(digest, data, HARVEST_BAND)
+        return measured.relative_to(LOW_VOICE if measured.f0_hz < _REGISTER_SPLIT_HZ else HIGH_VOICE)
+    # the clip's F0 is read in the band its nearest voice's norms were read in (joe's F0
+    # outside his band is mostly Harvest's octave errors)
+    return _measure_cached(digest, data, nearest.f0_band).relative_to(nearest.norms)
+
+
+@dataclass(frozen=True)
+class Register:
+    """A stock voice's timbre (mean GE2E d-vector), neutral norms and the F0 band they were read in."""
+
+    voice: str
+    embedding: np.ndarray
+    norms: SpeechProsody
+    f0_band: tuple[float, float]
+
+
+@lru_cache(maxsize=1)
+def registers() -> tuple[Register, ...]:
+    """Every stock voice's register, as measured (none without the table)."""
+    import json
+
+    if not REGISTERS_FILE.is_file():
+        return ()
+    table = json.loads(REGISTERS_FILE.read_text("utf-8"))["voices"]
+    return tuple(Register(voice, np.asarray(entry["embedding"], np.float32), SpeechProsody(**entry["norms"]),
+                          tuple(entry["f0_band"])) for voice, entry in table.items())
+
+
+def nearest_register(mono: np.ndarray, rate: int) -> Register | None:
+    """The register of the stock voice whose timbre is nearest to the speech (GE2E cosine)."""
+    known = registers()
+    if not known:
+        return None
+    from emovox.voices.encoder import SpeakerEncoder
+
+    embedding = SpeakerEncoder.packaged().embed(mono, rate)
+    return max(known, key=lambda register: float(np.dot(register.embedding, embedding)))
+
+
+@lru_cache(maxsize=64)
+def _nearest_cached(digest: str, data: bytes) -> Register | None:
+    return nearest_register(*_decode(data))
 
 
 @lru_cache(maxsize=32)
@@ -95,18 +145,22 @@ def voice_norms(engine, voice: str, f0_band: tuple[float, float] = HARVEST_BAND)
 
 
 @lru_cache(maxsize=64)
-def _measure_cached(digest: str, data: bytes) -> SpeechProsody:
-    return measure_clip(data)
+def _measure_cached(digest: str, data: bytes, f0_band: tuple[float, float]) -> SpeechProsody:
+    return measure_clip(data, f0_band)
 
 
-def measure_clip(data: bytes) -> SpeechProsody:
+def measure_clip(data: bytes, f0_band: tuple[float, float] = HARVEST_BAND) -> SpeechProsody:
+    return measure_samples(*_decode(data), f0_band)
+
+
+def _decode(data: bytes) -> tuple[np.ndarray, int]:
     import soundfile
 
     try:
         samples, rate = soundfile.read(io.BytesIO(data), dtype="float32", always_2d=True)
     except Exception as e:  # libsndfile raises its own error types for undecodable input
         raise ReferenceClipError(f"the reference clip is not readable audio (wav, flac, ogg, mp3): {e}") from None
-    return measure_samples(samples.mean(axis=1), rate)
+    return samples.mean(axis=1), rate
 
 
 def measure_samples(mono: np.ndarray, rate: int, f0_band: tuple[float, float] = HARVEST_BAND) -> SpeechProsody:
