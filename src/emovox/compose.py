@@ -26,8 +26,16 @@ DEFAULT_VOICE = "heart"
 #: Names of the Mandarin voice, to say why it is missing when it is not built.
 MANDARIN_NAMES = ("baker", "zh", "biaobei")
 BUILD_MANDARIN = "the Mandarin voice is not built here: run `make zh-models` once"
+def embed_speaker(samples, sample_rate: int):
+    """GE2E d-vector: the embedding registers.json was measured with (reference clips)."""
+    from emovox.voices.encoder import SpeakerEncoder
+
+    return SpeakerEncoder.packaged().embed(samples, sample_rate)
+
+
 DEFAULTS = Defaults(
     voice=DEFAULT_VOICE,
+    embed_speaker=embed_speaker,
     partners={"en": "heart", "zh": "baker"},
     missing_voices={name: BUILD_MANDARIN for name in MANDARIN_NAMES},
     missing_languages={"zh": "run `make zh-models` to build the Mandarin voice"},

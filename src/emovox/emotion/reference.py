@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,8 @@ _REGISTER_SPLIT_HZ = 165.0
 #: rate): a clip spoken in a far register must not strain the voice that imitates it.
 _LIMITS = {"pitch_st": (-6.0, 6.0), "pitch_range": (0.5, 2.0), "speed": (0.75, 1.3), "energy_db": (-8.0, 8.0)}
 REGISTERS_FILE = Path(__file__).with_name("registers.json")
+#: Speech (samples, rate) -> a unit speaker embedding.
+Embedder = Callable[[np.ndarray, int], np.ndarray]
 
 
 class ReferenceClipError(EmovoxError, ValueError):
@@ -77,16 +80,18 @@ NORM_SENTENCES = (
 )
 
 
-def emotion_from_clip(path_or_bytes: Path | bytes, norms: SpeechProsody | None = None) -> Emotion:
+def emotion_from_clip(path_or_bytes: Path | bytes, norms: SpeechProsody | None = None,
+                      embed_speaker: Embedder | None = None) -> Emotion:
     """The prosody deltas of a clip as an Emotion (neutral plus explicit overrides).
 
-    `norms`: the typical values of the clip's speaker (see `voice_norms`), when known; else
-    the register of the nearest stock voice (`nearest_register`)."""
+    `norms`: the typical values of the clip's speaker (see `voice_norms`), when known; else,
+    given a speaker embedding, the register of the nearest stock voice (`nearest_register`);
+    else population norms."""
     data = path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if norms is not None:
         return _measure_cached(digest, data, HARVEST_BAND).relative_to(norms)
-    nearest = _nearest_cached(digest, data)
+    nearest = _nearest_cached(digest, data, embed_speaker) if embed_speaker else None
     if nearest is None:
         measured = _measure_cached(digest, data, HARVEST_BAND)
         return measured.relative_to(LOW_VOICE if measured.f0_hz < _REGISTER_SPLIT_HZ else HIGH_VOICE)
@@ -117,20 +122,19 @@ def registers() -> tuple[Register, ...]:
                           tuple(entry["f0_band"])) for voice, entry in table.items())
 
 
-def nearest_register(mono: np.ndarray, rate: int) -> Register | None:
-    """The register of the stock voice whose timbre is nearest to the speech (GE2E cosine)."""
+def nearest_register(mono: np.ndarray, rate: int, embed_speaker: Embedder) -> Register | None:
+    """The register of the stock voice whose timbre is nearest to the speech (cosine of the
+    embeddings `embed_speaker` gives: GE2E, as the table was made with)."""
     known = registers()
     if not known:
         return None
-    from emovox.voices.encoder import SpeakerEncoder
-
-    embedding = SpeakerEncoder.packaged().embed(mono, rate)
+    embedding = embed_speaker(mono, rate)
     return max(known, key=lambda register: float(np.dot(register.embedding, embedding)))
 
 
 @lru_cache(maxsize=64)
-def _nearest_cached(digest: str, data: bytes) -> Register | None:
-    return nearest_register(*_decode(data))
+def _nearest_cached(digest: str, data: bytes, embed_speaker: Embedder) -> Register | None:
+    return nearest_register(*_decode(data), embed_speaker)
 
 
 @lru_cache(maxsize=32)

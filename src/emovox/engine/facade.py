@@ -15,7 +15,7 @@ the composition root (emovox/compose.py), not here.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -56,6 +56,9 @@ class Defaults:
     missing_languages: Mapping[str, str] = field(default_factory=dict)
     #: How words are read unless a request says otherwise (the user's stored lexicon).
     lexicon: Lexicon = Lexicon()
+    #: A speaker embedding of some speech (samples, rate) -> unit vector, for finding the
+    #: stock voice nearest to a reference clip's speaker (None: population norms instead).
+    embed_speaker: Callable[[np.ndarray, int], np.ndarray] | None = None
 
 
 class Engine:
@@ -181,7 +184,8 @@ class Engine:
 
     def _style(self, options: SpeechOptions) -> dict[str, float]:
         """The prosody of the style reference clip, relative to its speaker's norms (a voice of
-        ours when `style_ref_voice` names one, else population norms). Analysis, no synthesis
+        ours when `style_ref_voice` names one, else the register of the stock voice nearest to
+        the clip's speaker, else population norms). Analysis, no synthesis
         unless the speaker is ours and its norms are not known yet."""
         if not options.style_ref:
             return {}
@@ -191,7 +195,7 @@ class Engine:
         if options.style_ref_voice:
             entry = self.catalogue.entry(options.style_ref_voice, param="style_ref_voice")
             speaker = voice_norms(self, entry.info.name)
-        measured = emotion_from_clip(options.style_ref, speaker)
+        measured = emotion_from_clip(options.style_ref, speaker, self.defaults.embed_speaker)
         return {k: v for k, v in measured.to_dict().items() if k not in ("name", "intensity")}
 
     def plan(self, text: str, voice: str | None = None, speed: float = 1.0, emotion: Emotion | str | None = None,
