@@ -30,6 +30,7 @@ from emovox.emotion.model import EMOTIONS
 from emovox.options import SpeechOptions
 
 SENTENCES = Path(__file__).with_name("sentences_en.txt")
+SENTENCES_ZH = Path(__file__).with_name("sentences_zh.txt")
 MOS_RATE = 16_000
 
 
@@ -52,13 +53,17 @@ class DistillMos:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--voices", nargs="*", default=None, help="English voices (default all)")
+    parser.add_argument("--voices", nargs="*", default=None,
+                        help="voices (default: every English one); a Mandarin voice reads sentences_zh.txt")
     parser.add_argument("--sentences", type=int, default=8)
     parser.add_argument("--json", type=Path, default=Path(__file__).parent / "results" / "naturalness.json")
     args = parser.parse_args()
     engine = from_packages(audio_cache_bytes=0)
     voices = args.voices or [v.name for v in engine.voices() if v.language == "en"]
-    sentences = [line.strip() for line in SENTENCES.read_text("utf-8").splitlines() if line.strip()][:args.sentences]
+    def sentences_for(voice: str) -> list[str]:
+        source = SENTENCES_ZH if engine.voice(voice).language == "zh" else SENTENCES
+        return [line.strip() for line in source.read_text("utf-8").splitlines() if line.strip()][:args.sentences]
+
     mos = DistillMos()
     scores: dict[str, dict[str, list[float]]] = {}
     for voice in voices:
@@ -66,10 +71,10 @@ def main() -> None:
         for emotion in EMOTIONS:
             options = SpeechOptions(voice=voice, emotion=emotion, intensity=1.0)
             scores[voice][emotion] = [mos(a.samples, a.sample_rate) for a in
-                                      (engine.synthesize(text, options=options) for text in sentences)]
+                                      (engine.synthesize(text, options=options) for text in sentences_for(voice))]
         print(voice, {e: round(statistics.median(s), 2) for e, s in scores[voice].items()}, flush=True)
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"sentences": len(sentences), "scores": scores}, indent=2))
+    args.json.write_text(json.dumps({"sentences": args.sentences, "scores": scores}, indent=2))
     print("| voice | " + " | ".join(EMOTIONS) + " | worst drop |\n|---|" + "---|" * (len(EMOTIONS) + 1))
     for voice, by_emotion in scores.items():
         medians = {e: statistics.median(s) for e, s in by_emotion.items()}
