@@ -104,7 +104,9 @@ class Backend(Protocol):
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
         """One forward pass: float32 mono samples at `sample_rate`, shaped only by what the
-        model controls itself (`capabilities.pitch`)."""
+        model controls itself (`capabilities.pitch`). A backend defines this or `infer_timed`
+        (each defaults to the other)."""
+        return self.infer_timed(ids, voice, speed, prosody)[0]
 
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:

@@ -125,9 +125,6 @@ class FastSpeech2Backend(Backend):
         kept = [(self._ids[s], source) for s, source in zip(symbols, sources) if s in self._ids]
         return Encoded([i for i, _ in kept], tuple(dropped), tuple(source for _, source in kept))
 
-    def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
-        return self.infer_timed(ids, voice, speed, prosody)[0]
-
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
         """The waveform and where each id sounds (the model's own durations, in mel frames of

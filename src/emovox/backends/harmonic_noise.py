@@ -52,10 +52,6 @@ class VoiceQuality:
     tilt_db: float = 0.0
     breath_db: float = 0.0
 
-    @property
-    def is_neutral(self) -> bool:
-        return self.tilt_db == 0.0 and self.breath_db == 0.0
-
 
 @functools.lru_cache(maxsize=1)
 def _shelf() -> np.ndarray:

@@ -19,6 +19,7 @@ audio cache and resumable books rely on that).
 
 from __future__ import annotations
 
+import functools
 import json
 import zlib
 from pathlib import Path
@@ -67,7 +68,8 @@ class HibariBackend(Backend):
         source = assets.package_file(PACKAGE, "assets", "hibari.onnx", pip_name=PIP_NAME)
         vocab = json.loads(assets.package_file(PACKAGE, "assets", "vocab.json", pip_name=PIP_NAME).read_text("utf-8"))
 
-        def model_path() -> Path:
+        @functools.cache
+        def model_path() -> Path:  # the source hashed and the edit checked once, not per look
             return hibari_graph.prosody_model(source, cache or cache_dir(), assets.sha256_of(source))
 
         return cls(LazySession(model_path, settings), vocab)
@@ -86,9 +88,6 @@ class HibariBackend(Backend):
 
     def load(self) -> None:
         self._session.get()
-
-    def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
-        return self.infer_timed(ids, voice, speed, prosody)[0]
 
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:

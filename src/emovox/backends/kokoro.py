@@ -104,9 +104,6 @@ class KokoroBackend(Backend):
     def load(self) -> None:
         self._session.get()
 
-    def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
-        return self.infer_timed(ids, voice, speed, prosody)[0]
-
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
         return self.infer_with_pack(ids, self._packs[voice], speed, prosody, timed=True)

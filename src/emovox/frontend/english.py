@@ -48,10 +48,6 @@ class EnglishFrontend:
             self._g2p = EnglishG2P()
         return self._g2p
 
-    @property
-    def alphabet(self) -> str:
-        return self.g2p.alphabet
-
     def normalize(self, text: str) -> Normalized:
         return normalize(text)
 

@@ -21,8 +21,6 @@ _CAREFUL_FORMS = ((re.compile(r"(?<![^\s,.!?;:—…])tə(?=[\s,.!?;:—…]|$)"
 class EnglishG2P:
     """Normalized English text -> IPA with stress marks and punctuation."""
 
-    alphabet = "ipa"
-
     def __init__(self, espeak: Espeak | None = None, language: str = "en-us") -> None:
         self._espeak = espeak
         self.language = language

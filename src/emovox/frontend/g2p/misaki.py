@@ -30,9 +30,6 @@ _MISAKI_OF = dict(_IPA_TO_MISAKI)
 class MisakiG2P:
     """Normalized English text -> misaki phonemes with stress marks and punctuation."""
 
-    language = "en-us"
-    alphabet = "misaki"
-
     def __init__(self) -> None:
         self._g2p = None
         self._lock = threading.Lock()
