@@ -21,7 +21,7 @@ from emovox.errors import InvalidOptionError
 #: The best voice by measurement (benchmarks/README.md, "The heart voice"): native US English,
 #: the lowest Whisper WER (1.2 % on the 50 tuning sentences, 2.3 % on 32 new ones, against
 #: joe's 4.0 % and 6.0 %), the highest DistillMOS (4.53 neutral, joe 4.04) and the fastest
-#: (RTF about 0.0075 on one thread, a quarter of joe's).
+#: (RTF 0.0097 through the engine, about a third of joe's).
 DEFAULT_VOICE = "heart"
 #: Names of the Mandarin voice, to say why it is missing when it is not built.
 MANDARIN_NAMES = ("baker", "zh", "biaobei")
