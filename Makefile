@@ -10,6 +10,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 ZH_BUILD := .zh-build
 
 RAY_STAMP := $(VENV)/.installed-ray
+DISTILLMOS := distillmos==0.9.1 xls-r-sqa==0.1.0
 CLUSTER := .cluster
 
 .PHONY: demo test test-fast lint bench install clean zh-models cluster-up cluster-down
@@ -35,6 +36,7 @@ $(FAST_STAMP): pyproject.toml $(STAMP)
 $(TEST_STAMP): pyproject.toml $(FAST_STAMP) $(RAY_STAMP)
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 	$(BIN)/pip install --quiet -e '.[test,parity,ray]'
+	$(BIN)/pip install --quiet --no-deps $(DISTILLMOS)
 	touch $@
 
 # Ray Serve / Ray Data and psycopg, and Debian's PostgreSQL: the tests and the local cluster
@@ -58,13 +60,14 @@ cluster-up: $(RAY_STAMP)
 cluster-down:
 	[ ! -d $(CLUSTER) ] || $(BIN)/python tools/local_cluster.py down $(CLUSTER)
 
-# distillmos (naturalness, benchmarks/naturalness.py) and the model code it uses (xls-r-sqa),
+# distillmos (naturalness: tests/test_naturalness.py, benchmarks/naturalness.py) and the model
+# code it uses (xls-r-sqa),
 # without their declared torchaudio and transformers: torchaudio's wheels pin an older torch
 # than the parity extra's, and the code distillmos runs needs neither (torchaudio is only
 # imported for its command line; the script gives it an empty module).
 $(BENCH_STAMP): pyproject.toml $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench,parity]'
-	$(BIN)/pip install --quiet --no-deps distillmos==0.9.1 xls-r-sqa==0.1.0
+	$(BIN)/pip install --quiet --no-deps $(DISTILLMOS)
 	touch $@
 
 install: $(STAMP)

@@ -5,7 +5,8 @@
 For each voice and emotion: synthesize the calibration sentences with the current
 controls, measure F0 level, F0 range, duration and energy against the neutral reading,
 and correct each control by the error (additively in st and dB, by ratio for range and
-rate). Writes src/emovox/emotion/calibration.json, which the engine loads.
+rate). The targets are the voice's own (`presets.targets_for`: restrained where the full
+presets cost it naturalness). Writes src/emovox/emotion/calibration.json, which the engine loads.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from emovox import Engine, from_packages
 from emovox.bench.prosody import ESTIMATORS, ProsodyChange, measure
 from emovox.emotion.model import EMOTIONS, Emotion, Prosody
-from emovox.emotion.presets import TARGETS
+from emovox.emotion.presets import targets_for
 from emovox.emotion.resolve import CALIBRATION_FILE, Calibration
 
 SENTENCES = [
@@ -101,7 +102,7 @@ def main() -> None:
                    for a in (base.synthesize(s, voice=voice) for s in sentences_for(base, voice))]
         calibrated = {name: Prosody(**controls) for name, controls in table["voices"].get(voice, {}).items()}
         for emotion in args.emotions or EMOTIONS[1:]:
-            target = TARGETS[emotion]
+            target = targets_for(voice)[emotion]
             controls = replace(target, tilt_db=0.0) if voice in args.no_tilt else target
             tried = []
             for _ in range(args.iterations):

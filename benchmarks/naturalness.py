@@ -18,37 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
-import types
 from pathlib import Path
 
-import numpy as np
-import soxr
-
+from emovox.bench.naturalness import DistillMos, drops, scores_by_emotion
 from emovox.compose import from_packages
 from emovox.emotion.model import EMOTIONS
-from emovox.options import SpeechOptions
 
 SENTENCES = Path(__file__).with_name("sentences_en.txt")
 SENTENCES_ZH = Path(__file__).with_name("sentences_zh.txt")
-MOS_RATE = 16_000
-
-
-class DistillMos:
-    """DistillMOS on a waveform at any rate."""
-
-    def __init__(self) -> None:
-        sys.modules.setdefault("torchaudio", types.ModuleType("torchaudio"))  # only its CLI reads files
-        import torch
-        from distillmos import ConvTransformerSQAModel
-
-        self._torch = torch
-        self._model = ConvTransformerSQAModel().eval()
-
-    def __call__(self, samples: np.ndarray, sample_rate: int) -> float:
-        audio = soxr.resample(samples, sample_rate, MOS_RATE).astype(np.float32)
-        with self._torch.no_grad():
-            return float(self._model(self._torch.from_numpy(audio)[None]).item())
 
 
 def main() -> None:
@@ -67,18 +44,14 @@ def main() -> None:
     mos = DistillMos()
     scores: dict[str, dict[str, list[float]]] = {}
     for voice in voices:
-        scores[voice] = {}
-        for emotion in EMOTIONS:
-            options = SpeechOptions(voice=voice, emotion=emotion, intensity=1.0)
-            scores[voice][emotion] = [mos(a.samples, a.sample_rate) for a in
-                                      (engine.synthesize(text, options=options) for text in sentences_for(voice))]
+        scores[voice] = scores_by_emotion(engine, mos, voice, sentences_for(voice))
         print(voice, {e: round(statistics.median(s), 2) for e, s in scores[voice].items()}, flush=True)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"sentences": args.sentences, "scores": scores}, indent=2))
     print("| voice | " + " | ".join(EMOTIONS) + " | worst drop |\n|---|" + "---|" * (len(EMOTIONS) + 1))
     for voice, by_emotion in scores.items():
         medians = {e: statistics.median(s) for e, s in by_emotion.items()}
-        drop = min(medians[e] - medians["neutral"] for e in EMOTIONS if e != "neutral")
+        drop = min(drops(by_emotion).values())
         cells = [f"{medians['neutral']:.2f}"] + [f"{medians[e]:.2f} ({medians[e] - medians['neutral']:+.2f})"
                                                   for e in EMOTIONS if e != "neutral"]
         print(f"| {voice} | " + " | ".join(cells) + f" | {drop:+.2f} |")

@@ -12,8 +12,9 @@ SENTENCE = "The committee will announce its final decision on Monday afternoon."
 SENTENCE_ZH = "委员会将在星期一下午宣布最后的决定。"
 #: (voice, F0 estimator). Kokoro voices and heart realize pitch inside the model; joe (VITS)
 #: through PSOLA. joe is measured with pYIN: Harvest reads a third to half of his neutral frames an
-#: octave up (his F0 is about 85 Hz with a weak fundamental; Praat and pYIN agree on it).
-VOICES = [("jf_alpha", "harvest"), ("jm_kumo", "harvest"), ("joe", "pyin"), ("heart", "harvest"), ("baker", "harvest")]
+#: octave up (his F0 is about 85 Hz with a weak fundamental; Praat and pYIN agree on it). heart
+#: too, as the judge measures: Harvest reads its raised contours about 0.5 st lower than pYIN.
+VOICES = [("jf_alpha", "harvest"), ("jm_kumo", "harvest"), ("joe", "pyin"), ("heart", "pyin"), ("baker", "harvest")]
 
 #: The judged gates at intensity 1 (shared/EVAL.md): measure -> (comparison, threshold)
 GATES = {
@@ -110,18 +111,20 @@ def test_reference_clip_prosody_is_transferred(engine, tmp_path):
         emotion_from_clip(tmp_path / "notes.txt")
 
 
-@pytest.mark.parametrize("voice", ["heart", "jf_alpha", "jm_kumo"])
+@pytest.mark.parametrize("voice", ["heart", "jf_alpha", "jm_kumo", pytest.param("joe", marks=pytest.mark.xfail(
+    strict=True, reason="happy transfers +2.67 st against +3.7 on this sentence (-9.1 before the "
+                        "tracker was used for his register)"))])
 def test_a_clip_of_our_own_voice_transfers_its_preset_pitch(engine, voice):
     """A clip's deltas are taken against its speaker's register (the nearest stock voice by
     timbre), not a population's: our voice reading an emotion transfers about that emotion's
-    preset pitch, and never more than the presets ask. (angry on jf_alpha lands 1.1 st over
-    its preset and rate is not yet within 10 %: benchmarks/README.md, "Reference clips".)"""
+    preset pitch, and never more than the presets ask. (Rate is not yet within 10 %:
+    benchmarks/README.md, "Reference clips".)"""
     import io
 
     import soundfile
 
     from emovox.compose import embed_speaker
-    from emovox.emotion.presets import TARGETS
+    from emovox.emotion.presets import targets_for
     from emovox.emotion.reference import emotion_from_clip
 
     for name in ("happy", "sad"):
@@ -129,5 +132,5 @@ def test_a_clip_of_our_own_voice_transfers_its_preset_pitch(engine, voice):
         clip = io.BytesIO()
         soundfile.write(clip, audio.samples, audio.sample_rate, format="WAV")
         transferred = emotion_from_clip(clip.getvalue(), embed_speaker=embed_speaker)
-        assert abs(transferred.pitch_st - TARGETS[name].pitch_st) <= 1.0, (voice, name, transferred)
+        assert abs(transferred.pitch_st - targets_for(voice)[name].pitch_st) <= 1.0, (voice, name, transferred)
         assert abs(transferred.pitch_st) <= 6.0 and 0.75 <= transferred.speed <= 1.3

@@ -25,7 +25,7 @@ _HOP_S = 0.005
 
 
 def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_range: float,
-                  f0_band: tuple[float, float] = SPEECH_F0_BAND) -> np.ndarray:
+                  f0_band: tuple[float, float] = SPEECH_F0_BAND, keep_level: bool = True) -> np.ndarray:
     """Level shift in semitones and range scaled around the median log-F0, by TD-PSOLA.
 
     `f0_band` bounds the F0 analysis to the voice's own range, so octave errors cannot
@@ -40,7 +40,7 @@ def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_
     center = np.median(log_f0)
     target = f0.copy()
     target[voiced] = np.exp(center + (log_f0 - center) * pitch_range + pitch_st * np.log(2) / 12)
-    return psola(samples, sample_rate, f0, target, _HOP_S)
+    return psola(samples, sample_rate, f0, target, _HOP_S, keep_level)
 
 
 def shape_level(samples: np.ndarray, sample_rate: int, energy_db: float, tilt_db: float) -> np.ndarray:

@@ -64,6 +64,9 @@ class Capabilities:
     conditioning_shape: tuple[int, ...] | None = None
     #: The F0 band (Hz) that holds this backend's voices, for pitch analysis on the signal.
     f0_band: tuple[float, float] = (60.0, 400.0)
+    #: Pitch moved on the signal keeps the speech level (True), or each period keeps its
+    #: energy so a raised voice is louder (False); chosen per backend by DistillMOS (psola.py).
+    pitch_keeps_level: bool = True
     #: `infer_timed` says where each id sounds (from the model's own duration predictor).
     timing: bool = False
     #: The phoneme alphabet `encode` reads: "ipa" (espeak-ng's) or "misaki" (Kokoro's training

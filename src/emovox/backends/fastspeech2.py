@@ -50,7 +50,7 @@ class FastSpeech2Backend(Backend):
     # waveform carries the level shift and widens the range once more where the model stopped.
     capabilities = Capabilities(languages=("zh",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES,
                                 pitch=PitchControl.MODEL_AND_SIGNAL, batching=False, cloning=Cloning.NONE,
-                                timing=True)
+                                timing=True, pitch_keeps_level=False)
 
     def __init__(self, directory: Path, settings: SessionSettings = SessionSettings()) -> None:
         self._directory = directory

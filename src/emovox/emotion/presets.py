@@ -30,6 +30,32 @@ TARGETS: dict[str, Prosody] = {
     "disgusted": Prosody(pitch_st=-1.5, pitch_range=0.9, speed=0.85, energy_db=0.0, tilt_db=-1.0),
 }
 
+#: The judged minimums (shared/EVAL.md) plus a margin for the spread between sentences
+#: (about 0.7 st and x0.1 of range), with no loudness or tilt a gate does not ask for. A
+#: voice aims here, for the emotions listed in `RESTRAINED_FOR`, where TARGETS cost it more
+#: than 0.3 of DistillMOS (issue 15's naturalness gate; benchmarks/README.md, "Naturalness by
+#: emotion"): the pitch that TD-PSOLA moves on joe's waveform, and the F0 far above its
+#: training range that heart's distilled decoder is asked for, are what the judge hears.
+RESTRAINED: dict[str, Prosody] = {
+    "happy": Prosody(pitch_st=3.7, pitch_range=1.4, speed=1.09, energy_db=2.0, tilt_db=2.0),
+    "angry": Prosody(pitch_st=2.0, pitch_range=1.28, speed=1.03, energy_db=4.0, tilt_db=4.0),
+    "sad": Prosody(pitch_st=-2.2, pitch_range=0.78, speed=0.85, energy_db=-2.0, tilt_db=-3.0),
+    "surprised": Prosody(pitch_st=4.7, pitch_range=1.42, speed=1.0, energy_db=0.0, tilt_db=0.0),
+    "fearful": Prosody(pitch_st=3.6, pitch_range=1.0, speed=1.10, energy_db=0.0, tilt_db=-1.0),
+    "disgusted": Prosody(pitch_st=-1.2, pitch_range=0.95, speed=0.88, energy_db=0.0, tilt_db=-1.0),
+}
+RESTRAINED_FOR: dict[str, tuple[str, ...]] = {
+    "joe": ("happy", "angry", "surprised", "fearful"),
+    "heart": ("happy", "surprised", "fearful"),
+    "jf_tebukuro": ("happy", "sad", "surprised", "fearful", "disgusted"),
+}
+
+
+def targets_for(voice: str) -> dict[str, Prosody]:
+    """What each emotion should measure on this voice: TARGETS, restrained where measured."""
+    return {**TARGETS, **{name: RESTRAINED[name] for name in RESTRAINED_FOR.get(voice, ())}}
+
+
 DESCRIPTIONS: dict[str, str] = {
     "neutral": "the voice's own reading",
     "happy": "higher and livelier pitch, wider range, a little faster and brighter",

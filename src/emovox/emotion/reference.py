@@ -26,7 +26,14 @@ from emovox.emotion.model import Emotion
 from emovox.errors import EmovoxError
 
 ANALYSIS_RATE = 16_000
-HARVEST_BAND = (71.0, 800.0)  # Harvest's own default F0 search band
+#: Where F0 is sought in a clip of an unknown speaker (a stock voice's register narrows it).
+SPEECH_BAND = (71.0, 800.0)
+#: In a band no higher than this (a low voice's register: joe's), F0 is read by the
+#: band-limited autocorrelation tracker that drives PSOLA, elsewhere by Harvest. Harvest read
+#: joe's 85 Hz voice at 141 Hz even within his band (octave errors on a weak fundamental), so
+#: clips of him transferred -4 to -9 st; the tracker reads him within 2 Hz of pYIN, but reads
+#: the raised contours of higher voices up to 1.5 st low (heart happy: 220 Hz, pYIN 241).
+LOW_VOICE_BAND_TOP_HZ = 250.0
 _HOP_S = 0.01
 
 
@@ -90,13 +97,13 @@ def emotion_from_clip(path_or_bytes: Path | bytes, norms: SpeechProsody | None =
     data = path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if norms is not None:
-        return _measure_cached(digest, data, HARVEST_BAND).relative_to(norms)
+        return _measure_cached(digest, data, SPEECH_BAND).relative_to(norms)
     nearest = _nearest_cached(digest, data, embed_speaker) if embed_speaker else None
     if nearest is None:
-        measured = _measure_cached(digest, data, HARVEST_BAND)
+        measured = _measure_cached(digest, data, SPEECH_BAND)
         return measured.relative_to(LOW_VOICE if measured.f0_hz < _REGISTER_SPLIT_HZ else HIGH_VOICE)
-    # the clip's F0 is read in the band its nearest voice's norms were read in (joe's F0
-    # outside his band is mostly Harvest's octave errors)
+    # the clip's F0 is read in the band its nearest voice's norms were read in (an octave
+    # error on a low voice would otherwise pass for a register)
     return _measure_cached(digest, data, nearest.f0_band).relative_to(nearest.norms)
 
 
@@ -138,7 +145,7 @@ def _nearest_cached(digest: str, data: bytes, embed_speaker: Embedder) -> Regist
 
 
 @lru_cache(maxsize=32)
-def voice_norms(engine, voice: str, f0_band: tuple[float, float] = HARVEST_BAND) -> SpeechProsody:
+def voice_norms(engine, voice: str, f0_band: tuple[float, float] = SPEECH_BAND) -> SpeechProsody:
     """A voice's typical values: medians over its neutral reading of NORM_SENTENCES.
 
     `f0_band` bounds the F0 search to where the voice is known to speak (see vits.py: joe)."""
@@ -153,7 +160,7 @@ def _measure_cached(digest: str, data: bytes, f0_band: tuple[float, float]) -> S
     return measure_clip(data, f0_band)
 
 
-def measure_clip(data: bytes, f0_band: tuple[float, float] = HARVEST_BAND) -> SpeechProsody:
+def measure_clip(data: bytes, f0_band: tuple[float, float] = SPEECH_BAND) -> SpeechProsody:
     return measure_samples(*_decode(data), f0_band)
 
 
@@ -167,16 +174,22 @@ def _decode(data: bytes) -> tuple[np.ndarray, int]:
     return samples.mean(axis=1), rate
 
 
-def measure_samples(mono: np.ndarray, rate: int, f0_band: tuple[float, float] = HARVEST_BAND) -> SpeechProsody:
+def measure_samples(mono: np.ndarray, rate: int, f0_band: tuple[float, float] = SPEECH_BAND) -> SpeechProsody:
     import pyworld
     import soxr
+
+    from emovox.audio.pitch import track_f0
 
     if rate != ANALYSIS_RATE:
         mono = soxr.resample(mono, rate, ANALYSIS_RATE)
     if len(mono) < ANALYSIS_RATE:
         raise ReferenceClipError(f"the reference clip is {len(mono) / ANALYSIS_RATE:.1f} s long; give at least 1 s")
     x = mono.astype(np.float64)
-    f0, _ = pyworld.harvest(x, ANALYSIS_RATE, f0_floor=f0_band[0], f0_ceil=f0_band[1], frame_period=_HOP_S * 1000)
+    if f0_band[1] <= LOW_VOICE_BAND_TOP_HZ:
+        f0 = track_f0(x, ANALYSIS_RATE, f0_band, _HOP_S)
+    else:
+        f0, _ = pyworld.harvest(x, ANALYSIS_RATE, f0_floor=f0_band[0], f0_ceil=f0_band[1],
+                                frame_period=_HOP_S * 1000)
     voiced = f0 > 0
     if voiced.sum() < 20:
         raise ReferenceClipError("the reference clip has almost no voiced speech; is it silent or noise?")

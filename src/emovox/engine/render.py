@@ -36,7 +36,7 @@ def shape(samples: np.ndarray, backend: Backend, controls: Prosody) -> np.ndarra
     capabilities = backend.capabilities
     if capabilities.pitch.on_signal:
         samples = effects.reshape_pitch(samples, capabilities.sample_rate, controls.pitch_st, controls.pitch_range,
-                                        capabilities.f0_band)
+                                        capabilities.f0_band, capabilities.pitch_keeps_level)
     if capabilities.level_in_model:
         return samples
     return effects.shape_level(samples, capabilities.sample_rate, controls.energy_db, controls.tilt_db)
