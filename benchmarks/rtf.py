@@ -3,7 +3,7 @@
     make bench                          # or: .venv/bin/python benchmarks/rtf.py --repeats 5
 
 Peers (the `bench` extra): `piper-tts` for the Piper VITS voice `joe`, `kokoro-onnx` for the
-Kokoro voices, each loading the very same ONNX file. Both sides go text -> waveform
+Kokoro voices, each loading the very same ONNX file, and hibari's own runtime for `heart`. Both sides go text -> waveform
 (normalization, G2P, inference). Runs are interleaved sentence by sentence so machine drift
 hits both alike; the figure is the median over repeats of compute seconds / audio seconds.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from emovox import from_packages
 from emovox.bench.machine import describe
-from emovox.bench.peers import emovox_synth, kokoro_onnx_synth, measure, phonemizer, piper_synth
+from emovox.bench.peers import emovox_synth, kokoro_onnx_synth, measure, peer_for, phonemizer
 
 SENTENCES = [
     "The meeting moved to 3:30 PM on Friday, March 14th.",
@@ -31,7 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--voices", nargs="*",
-                        default=["joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"])
+                        default=["heart", "joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"])
     parser.add_argument("--same-phonemes", action="store_true",
                         help="give kokoro-onnx our phonemes, so both sides speak the very same sounds "
                              "(its own normalization reads some sentences longer or shorter)")
@@ -44,12 +44,15 @@ def main() -> None:
     engine = from_packages(audio_cache_bytes=0)  # every repeat synthesizes: timing, not memory reads
     rows = []
     for voice in args.voices:
-        if voice == "joe":
-            peer_name, peer = "piper-tts", piper_synth()
-        elif args.same_phonemes:
+        backend = engine.backend_of(voice).name
+        if backend == "kokoro" and args.same_phonemes:
             peer_name, peer = "kokoro-onnx (our phonemes)", kokoro_onnx_synth(voice, phonemizer(engine))
         else:
-            peer_name, peer = "kokoro-onnx", kokoro_onnx_synth(voice)
+            found = peer_for(voice, backend)
+            if found is None:
+                print(f"{voice}: no peer runtime installed for {backend} (make bench installs them)")
+                continue
+            peer_name, peer = found
         result = measure({"emovox": emovox_synth(engine, voice), peer_name: peer}, SENTENCES, args.repeats)
         ours, theirs = result["emovox"]["rtf_median"], result[peer_name]["rtf_median"]
         rows.append({"voice": voice, "peer": peer_name, "emovox_rtf": ours, "peer_rtf": theirs,

@@ -19,6 +19,7 @@ audio cache and resumable books rely on that).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import zlib
@@ -33,6 +34,12 @@ from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
 from emovox.paths import cache_dir
 from emovox.types import Prosody, VoiceInfo
+
+#: ONNX Runtime threads for this 8 MB model unless the deployment sets them: its operators
+#: are too small to gain from a second core (a sentence on this 2-core machine, idle: 35.4 ms
+#: on one thread, 36.6 ms on ORT's default of every core), and when the other core is busy
+#: (concurrent requests) a second thread waits for it (53 ms against 73 ms).
+OWN_THREADS = 1
 
 PACKAGE = "hibari"
 PIP_NAME = "hibari-tts"
@@ -72,6 +79,8 @@ class HibariBackend(Backend):
         def model_path() -> Path:  # the source hashed and the edit checked once, not per look
             return hibari_graph.prosody_model(source, cache or cache_dir(), assets.sha256_of(source))
 
+        if settings.intra_op_threads is None:
+            settings = dataclasses.replace(settings, intra_op_threads=OWN_THREADS)
         return cls(LazySession(model_path, settings), vocab)
 
     def voices(self) -> list[VoiceInfo]:
