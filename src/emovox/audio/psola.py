@@ -3,17 +3,19 @@
 Analysis marks are placed one pitch period apart through voiced speech (snapped to the
 waveform's main peak in each period) and every 10 ms elsewhere. Each synthesis mark takes
 the two-period, Hann-windowed grain around the nearest analysis mark and adds it at the
-new spacing, so timing is kept and only the period changes. The sum is divided by the sum of the
-windows laid down at each sample: where periods vary or grains overlap more (a raised
-pitch), plain overlap-add swells and ripples in amplitude, which DistillMOS heard as
-artifacts (joe's fearful reading scored 0.21 higher with the division, and an unchanged
-pitch is then reproduced exactly). The Mandarin voice measured the other way (surprised
-0.6 lower with the division, as before without it when only gaps are filled): a raised
-voice there should come out louder, so the backend chooses (`Capabilities.pitch_keeps_level`).
-Unlike vocoder resynthesis,
-the excitation is never rebuilt, which matters for rough or breathy voices: WORLD
-resynthesis of the joe voice came out so aperiodic that pYIN found almost no voiced frames
-in it, while this keeps the voicing the model produced.
+new spacing, so timing is kept and only the period changes.
+
+The sum is divided by the sum of the windows laid down at each sample: where periods vary
+or grains overlap more (a raised pitch), plain overlap-add swells and ripples in amplitude,
+which DistillMOS heard as artifacts (joe's fearful reading scored 0.21 higher with the
+division, and an unchanged pitch is then reproduced exactly). The Mandarin voice measured
+the other way (surprised 0.6 lower with the division; as before when only gaps are filled):
+a raised voice there should come out louder, so each backend chooses
+(`Capabilities.pitch_keeps_level`).
+
+Unlike vocoder resynthesis, the excitation is never rebuilt, which matters for rough or
+breathy voices: WORLD resynthesis of the joe voice came out so aperiodic that pYIN found
+almost no voiced frames in it, while this keeps the voicing the model produced.
 """
 
 from __future__ import annotations
