@@ -41,13 +41,20 @@ CASES = [
     ("The loft is 900 sq ft.", "The loft is nine hundred square feet."),
     ("He is 6 ft 2 in tall, she is 5'4\".", "He is six feet two inches tall, she is five feet four inches."),
     ("Born in 1990, 2 in 3 agree.", "Born in nineteen ninety, two in three agree."),
+    ("It has a 512 GB drive and an 8 km range, 16 GB in all.",
+     "It has a five hundred twelve gigabyte drive and an eight kilometer range, sixteen gigabytes in all."),
     # fractions and mixed numbers
     ("Add 1 1/2 cups and 2 3/8 inches.", "Add one and a half cups and two and three eighths inches."),
     ("Use 1/2 cup, 3/4 tsp and 1/3 of the rest.",
      "Use half a cup, three quarters of a teaspoon and one third of the rest."),
     # decades, idioms, addresses
     ("Hits of the '60s, open 24/7.", "Hits of the sixties, open twenty-four seven."),
-    ("Apt. 4B, Portland, OR 97201-1234.", "Apartment four B, Portland, OR nine seven two zero one one two three four."),
+    ("Apt. 4B, Portland, OR 97201-1234.",
+     "Apartment four B, Portland, Oregon nine seven two zero one one two three four."),
+    ("Ship it to 1200 Oak Blvd. or 742 Evergreen Terrace.",
+     "Ship it to twelve hundred Oak Boulevard or seven forty-two Evergreen Terrace."),
+    ("She moved to 1005 N Lake Shore Dr. in May.", "She moved to ten oh five North Lake Shore Drive in May."),
+    ("In 1999 Main Street was quiet.", "In nineteen ninety-nine Main Street was quiet."),
     # abbreviations
     ("Mr. Jones met Dr. Who at St. Mary's.", "Mister Jones met Doctor Who at Saint Mary's."),
     ("She lives on Baker St. It is quiet.", "She lives on Baker Street. It is quiet."),

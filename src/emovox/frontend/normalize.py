@@ -99,6 +99,30 @@ MEASURE_NOUNS = frozenset({
 _UNIT_ALTERNATION = "|".join(re.escape(u).replace(r"\ ", r"\s") for u in sorted(UNITS, key=len, reverse=True)
                              if u not in _AFTER_FEET_ONLY)
 
+#: US postal abbreviations, read as the state's name before a ZIP code ("OR 97403").
+STATES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "DC": "D C", "FL": "Florida",
+    "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa",
+    "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland",
+    "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri",
+    "MT": "Montana", "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
+    "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio",
+    "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina",
+    "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont",
+    "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
+    "PR": "Puerto Rico",
+}
+#: What ends a street name; a number before such a name is a house number, read in pairs.
+STREET_TYPES = (
+    "Street", "St", "Avenue", "Ave", "Road", "Rd", "Boulevard", "Blvd", "Lane", "Ln", "Drive", "Dr",
+    "Terrace", "Way", "Court", "Ct", "Place", "Pl", "Parkway", "Pkwy", "Highway", "Hwy", "Circle",
+    "Square", "Trail", "Plaza",
+)
+_STREET_TYPE = "(?:" + "|".join(STREET_TYPES) + ")"
+DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West",
+              "NE": "Northeast", "NW": "Northwest", "SE": "Southeast", "SW": "Southwest"}
+
 #: Abbreviations whose period is part of the word; the value is the spoken form.
 #: Titles are read before a name, so their period never ends a sentence.
 TITLES = {
@@ -297,7 +321,22 @@ def _speak_unit(match: re.Match[str]) -> str:
     value, unit = match.group("value", "unit")
     minus = "minus " if match.group("sign") else ""
     singular, plural = UNITS[unit]
-    return f"{minus}{numbers.number(value)} {_plural(value, singular, plural)}"
+    attributive = _ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None
+    return f"{minus}{numbers.number(value)} {singular if attributive else _plural(value, singular, plural)}"
+
+
+#: "a 512 GB drive", "an 8 km run": after an article the measure describes a noun, so its
+#: unit stays singular.
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+$")
+
+
+def _speak_zip(match: re.Match[str]) -> str:
+    state = match.group("state")
+    return f"{STATES.get(state, state)} " + " ".join(numbers.digits(g) for g in match.group("zip", "plus4") if g)
+
+
+def _speak_house_number(match: re.Match[str]) -> str:
+    return numbers.in_pairs(int(match.group("number")))
 
 
 def _speak_ordinal(match: re.Match[str]) -> str:
@@ -423,8 +462,11 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w.])(?P<decade>1[1-9]\d0|20\d0)'?s\b"), _speak_decade),
     (re.compile(r"(?<![\w'])'(?P<tens>[2-9]0)s\b"), _speak_short_decade),
     (re.compile(r"(?<![\w/])24/7(?![\w/])"), lambda m: "twenty-four seven"),
-    (re.compile(r"\b(?P<state>[A-Z]{2})\s(?P<zip>\d{5})(?:-(?P<plus4>\d{4}))?(?![\d-])"),
-     lambda m: f"{m.group('state')} " + " ".join(numbers.digits(g) for g in m.group("zip", "plus4") if g)),
+    (re.compile(r"\b(?P<state>[A-Z]{2})\s(?P<zip>\d{5})(?:-(?P<plus4>\d{4}))?(?![\d-])"), _speak_zip),
+    (re.compile(r"(?<=\d )(?P<direction>[NSEW]|[NS][EW])\.?(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE + r"\b)"),
+     lambda m: DIRECTIONS[m.group("direction")]),
+    (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
+                + r"\b)"), _speak_house_number),
     (re.compile(r"(?<![\w+])\+(?:\d{1,3})(?:[\s.-]\d{1,4}){2,5}(?![\d])"), _speak_international_phone),
     (re.compile(r"(?<![\w+(-])(?P<country>1[\s.-])?(?:\((?P<area>\d{3})\)\s?|(?P<area_>\d{3})[\s.-])?"
                 r"(?P<exchange>\d{3})-(?P<line>\d{4})(?![\d-])"), _speak_us_phone),

@@ -49,6 +49,19 @@ def year(value: int) -> str:
     return _american(num2words(value, to="year"))
 
 
+def in_pairs(value: int) -> str:
+    """A house number as people say it: 742 -> 'seven forty-two', 1200 -> 'twelve hundred',
+    1005 -> 'ten oh five'. Outside 100-9999 it is a plain cardinal."""
+    if not 100 <= value <= 9999:
+        return cardinal(str(value))
+    high, low = divmod(value, 100)
+    if low == 0:
+        return f"{cardinal(str(high))} hundred"
+    if low < 10:
+        return f"{cardinal(str(high))} oh {cardinal(str(low))}"
+    return f"{cardinal(str(high))} {cardinal(str(low))}"
+
+
 def decimal(text: str) -> str:
     """'4.25' -> 'four point two five', '.5' -> 'point five'."""
     whole, _, fraction = text.replace(",", "").partition(".")
