@@ -109,6 +109,7 @@ def tiny_dir(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("tiny-voices")
     tiny_models.vits_voice(root / "vits")
     tiny_models.kokoro_model(root / "kokoro")
+    tiny_models.kokoro_split_models(root / "kokoro")
     tiny_models.mandarin_build(root / "zh")
     return root
 
@@ -118,15 +119,18 @@ def build_tiny_engine(root: Path, audio_cache_bytes: int = 0, **kwargs):
     `baker` (FastSpeech2 format, Mandarin); the audio cache is off unless asked."""
     import tiny_models
     from emovox.backends.fastspeech2 import FastSpeech2Backend
-    from emovox.backends.kokoro import KokoroBackend
+    from emovox.backends.kokoro import KokoroBackend, SplitSessions
     from emovox.backends.session import LazySession
     from emovox.backends.vits import VitsBackend
     from emovox.engine import Defaults, Engine
 
     model, vocab, packs = tiny_models.kokoro_model(root / "kokoro")
+    text_side, decoder, statistics = (root / "kokoro" / f"tiny-kokoro-{part}.onnx"
+                                      for part in ("text", "decoder", "statistics"))
+    split = SplitSessions(LazySession(lambda: text_side), LazySession(lambda: decoder), LazySession(lambda: statistics))
     backends = [VitsBackend.from_files(root / "vits" / "tiny.onnx", root / "vits" / "tiny.onnx.json", name="tiny",
                                        gender="female"),
-                KokoroBackend(LazySession(lambda: model), vocab, packs),
+                KokoroBackend(LazySession(lambda: model), vocab, packs, split),
                 FastSpeech2Backend(root / "zh")]
     defaults = Defaults(voice="tiny", partners={"en": "af_kiko", "zh": "baker"},
                         missing_voices={"narrator": "a voice this deployment does not carry"})

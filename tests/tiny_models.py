@@ -8,7 +8,8 @@ length follows the rate control. Three of them:
 - a Piper VITS voice (`.onnx` + `.onnx.json`): `input[B,T]`, `input_lengths[B]`,
   `scales[3]` -> `output[B,1,samples]`, with Piper's frame-length tensor for batches;
 - a Kokoro-style model: `tokens[1,T]`, `style[1,256]`, `speed[1]` -> audio, plus a vocab
-  and one style pack;
+  and one style pack, and the same model cut at its decoder the way kokoro_split.py
+  cuts Kokoro (text side, decoder with a normalization input, decoder measuring it);
 - a FastSpeech2 + vocoder pair with a `baker_mapper.json` and a checksummed manifest, the
   layout `make zh-models` writes.
 """
@@ -146,6 +147,72 @@ def kokoro_model(directory: Path) -> tuple[Path, dict[str, int], dict[str, np.nd
     model = _save(graph, directory / "tiny-kokoro.onnx")
     packs = {"af_kiko": np.random.default_rng(3).normal(0, 0.01, (510, 1, 256)).astype(np.float32)}
     return model, vocab, packs
+
+
+def kokoro_split_models(directory: Path) -> tuple[Path, Path, Path]:
+    """The tiny Kokoro cut in two: (text side, decoder, statistics), with kokoro_split's
+    tensor names. Its decoder frames are independent, so windows join exactly."""
+    from emovox.backends import kokoro_split as split
+
+    directory.mkdir(parents=True, exist_ok=True)
+    vocab_size = len(dict.fromkeys(IPA)) + 1
+    table = _tones(vocab_size, split.SAMPLES_PER_FRAME, 24_000, seed=2)
+    common = [numpy_helper.from_array(np.array([1.0], np.float32), "one_f"),
+              numpy_helper.from_array(np.array(0.0, np.float32), "zero_f"),
+              numpy_helper.from_array(np.array([-1], np.int64), "flat"),
+              numpy_helper.from_array(np.array([1, -1], np.int64), "row"),
+              numpy_helper.from_array(np.array([120.0], np.float32), "f0_hz")]
+    text_nodes = [
+        helper.make_node("Gather", ["table", "tokens"], ["frames"], axis=0),  # [1, T, 600]
+        helper.make_node("Div", ["one_f", "speed"], ["length_scale"]),
+        *_stretch_nodes("frames", "length_scale", "stretched"),
+        helper.make_node("Transpose", ["stretched"], [split.ALIGNED], perm=[0, 2, 1]),  # [1, 600, F]
+        helper.make_node("ReduceMean", [split.ALIGNED], ["frame_mean"], axes=[1], keepdims=1),
+        helper.make_node("Mul", ["frame_mean", "zero_f"], ["frame_zero"]),
+        helper.make_node("Reshape", ["frame_zero", "row"], ["zero_row"]),
+        helper.make_node("Concat", ["zero_row", "zero_row"], ["zero_points"], axis=1),  # [1, 2F]
+        helper.make_node("Add", ["zero_points", "f0_hz"], ["f0_plain"]),
+        helper.make_node("Mul", ["f0_plain", "f0_scale"], [split.F0_CURVE]),
+        helper.make_node("Add", ["zero_points", "one_f"], [split.ENERGY_CURVE]),
+        helper.make_node("Reshape", ["tokens", "flat"], ["token_row"]),
+        *_duration_nodes("token_row", "length_scale", split.DURATIONS, TensorProto.INT64),
+    ]
+    points = [helper.make_tensor_value_info(split.F0_CURVE, TensorProto.FLOAT, [1, "P"]),
+              helper.make_tensor_value_info(split.ENERGY_CURVE, TensorProto.FLOAT, [1, "P"])]
+    aligned = helper.make_tensor_value_info(split.ALIGNED, TensorProto.FLOAT, [1, split.SAMPLES_PER_FRAME, "F"])
+    text = helper.make_graph(
+        text_nodes, "tiny_kokoro_text",
+        [helper.make_tensor_value_info("tokens", TensorProto.INT64, [1, "T"]),
+         helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, 256]),
+         helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1]),
+         helper.make_tensor_value_info("f0_scale", TensorProto.FLOAT, [1]),
+         helper.make_tensor_value_info("f0_range", TensorProto.FLOAT, [1])],
+        [aligned, *points, helper.make_tensor_value_info(split.DURATIONS, TensorProto.INT64, ["T"])],
+        [numpy_helper.from_array(table, "table"), *common])
+    decoder_inputs = [aligned, *points, helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, 256]),
+                      helper.make_tensor_value_info(split.PHASE_OFFSET, TensorProto.FLOAT, [1, 1, split.HARMONICS])]
+
+    def decoder_nodes(level: str) -> list:
+        return [helper.make_node("Transpose", [split.ALIGNED], ["by_frame"], perm=[0, 2, 1]),
+                helper.make_node("Reshape", ["by_frame", "flat"], ["samples"]),
+                helper.make_node("ReduceMean", ["style"], ["style_mean"], keepdims=0),
+                helper.make_node("Add", ["style_mean", "one_f"], ["gain"]),
+                helper.make_node("Mul", [level, "zero_f"], ["level_zero"]),
+                helper.make_node("Reshape", ["level_zero", "flat"], ["level_row"]),
+                helper.make_node("Add", ["gain", "level_row"], ["gain_used"]),
+                helper.make_node("Mul", ["samples", "gain_used"], ["audio"])]
+
+    level = helper.make_node("ReduceMean", [split.ALIGNED], ["tiny_level"], keepdims=1)
+    audio = helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["S"])
+    decoder = helper.make_graph(
+        decoder_nodes(split.NORM_PREFIX + "tiny_level"), "tiny_kokoro_decoder",
+        [*decoder_inputs, helper.make_tensor_value_info(split.NORM_PREFIX + "tiny_level", TensorProto.FLOAT,
+                                                        [1, None, 1])], [audio], common)
+    statistics = helper.make_graph(
+        [level, *decoder_nodes("tiny_level")], "tiny_kokoro_statistics", decoder_inputs,
+        [audio, helper.make_tensor_value_info("tiny_level", TensorProto.FLOAT, [1, 1, 1])], common)
+    return (_save(text, directory / "tiny-kokoro-text.onnx"), _save(decoder, directory / "tiny-kokoro-decoder.onnx"),
+            _save(statistics, directory / "tiny-kokoro-statistics.onnx"))
 
 
 def mandarin_build(directory: Path) -> Path:

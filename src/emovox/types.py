@@ -100,6 +100,9 @@ class AudioChunk:
     warnings: tuple[str, ...] = ()
     #: The chunk's words and when each is heard (from the model's own durations).
     words: tuple[Word, ...] = ()
+    #: False on every piece of a segment streamed in pieces but its last (its words, text and
+    #: warnings come with its first piece).
+    final: bool = True
 
     @property
     def duration(self) -> float:

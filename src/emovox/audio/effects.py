@@ -45,16 +45,42 @@ def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_
 
 def shape_level(samples: np.ndarray, sample_rate: int, energy_db: float, tilt_db: float) -> np.ndarray:
     """Gain plus tilt: +tilt_db/2 above the pivot, -tilt_db/2 below it, smoothly (in log f)."""
-    y = samples
-    if tilt_db:
-        spectrum = np.fft.rfft(y)
-        freqs = np.fft.rfftfreq(len(y), 1.0 / sample_rate)
-        octaves = np.log2(np.maximum(freqs, 50.0) / _TILT_PIVOT_HZ)
-        shelf_db = (tilt_db / 2) * np.tanh(octaves)
-        y = np.fft.irfft(spectrum * 10 ** (shelf_db / 20), n=len(y)).astype(np.float32)
-    if energy_db:
-        y = y * np.float32(10 ** (energy_db / 20))
-    return y
+    return LevelShaper(sample_rate, energy_db, tilt_db).process(samples, final=True)
+
+
+class LevelShaper:
+    """`shape_level` on a signal that arrives in blocks: the same output, block by block.
+
+    The tilt is a linear-phase FIR (`_TILT_TAPS` taps, the shelf's response windowed), so a
+    block's output waits for half the filter's length of the next block; `final=True` flushes."""
+
+    def __init__(self, sample_rate: int, energy_db: float, tilt_db: float) -> None:
+        self._gain = np.float32(10 ** (energy_db / 20))
+        self._taps = _tilt_filter(sample_rate, tilt_db) if tilt_db else None
+        self._history = np.zeros((_TILT_TAPS - 1) // 2, dtype=np.float32)
+
+    def process(self, block: np.ndarray, final: bool = False) -> np.ndarray:
+        y = np.asarray(block, dtype=np.float32)
+        if self._taps is not None:
+            tail = np.zeros((_TILT_TAPS - 1) // 2, dtype=np.float32) if final else np.zeros(0, np.float32)
+            buffered = np.concatenate([self._history, y, tail])
+            y = np.convolve(buffered, self._taps, mode="valid").astype(np.float32) \
+                if len(buffered) >= _TILT_TAPS else np.zeros(0, np.float32)
+            self._history = buffered[max(0, len(buffered) - (_TILT_TAPS - 1)):] if len(buffered) >= _TILT_TAPS \
+                else buffered
+        return y * self._gain if self._gain != 1 else y
+
+
+#: Length of the tilt filter: 10.6 ms at 24 kHz, fine enough for a shelf an octave wide.
+_TILT_TAPS = 255
+
+
+def _tilt_filter(sample_rate: int, tilt_db: float) -> np.ndarray:
+    size = 4096
+    freqs = np.fft.rfftfreq(size, 1.0 / sample_rate)
+    shelf_db = (tilt_db / 2) * np.tanh(np.log2(np.maximum(freqs, 50.0) / _TILT_PIVOT_HZ))
+    impulse = np.roll(np.fft.irfft(10 ** (shelf_db / 20), n=size), (_TILT_TAPS - 1) // 2)[:_TILT_TAPS]
+    return (impulse * np.hanning(_TILT_TAPS + 2)[1:-1]).astype(np.float32)
 
 
 def limit(samples: np.ndarray) -> np.ndarray:

@@ -23,14 +23,29 @@ def trim_silence(samples: np.ndarray, sample_rate: int) -> np.ndarray:
 def speech_bounds(samples: np.ndarray, sample_rate: int) -> tuple[int, int]:
     """Where `trim_silence` cuts: the first and one past the last sample kept."""
     frame = max(1, int(sample_rate * _FRAME_S))
-    count = len(samples) // frame
-    if count == 0:
+    if len(samples) < frame:
         return 0, len(samples)
-    frames = samples[: count * frame].reshape(count, frame)
-    rms = np.sqrt(np.mean(frames.astype(np.float64) ** 2, axis=1))
-    threshold = rms.max() * 10 ** (_SILENCE_DB / 20)
-    loud = np.flatnonzero(rms > threshold)
+    rms = frame_rms(samples, sample_rate)
+    loud = np.flatnonzero(rms > rms.max() * 10 ** (_SILENCE_DB / 20))
     if len(loud) == 0:
         return 0, 0
     margin = int(sample_rate * _MARGIN_S)
     return max(0, loud[0] * frame - margin), min(len(samples), (loud[-1] + 1) * frame + margin)
+
+
+def frame_rms(samples: np.ndarray, sample_rate: int) -> np.ndarray:
+    """RMS of each 10 ms frame (a partial last frame is left out)."""
+    frame = max(1, int(sample_rate * _FRAME_S))
+    count = len(samples) // frame
+    frames = samples[: count * frame].reshape(count, frame)
+    return np.sqrt(np.mean(frames.astype(np.float64) ** 2, axis=1))
+
+
+def speech_end(samples: np.ndarray, sample_rate: int, peak_rms: float) -> int:
+    """Where `trim_silence` would end the last part of a segment that arrived in pieces:
+    `peak_rms` is the loudest frame of the whole segment (`frame_rms`)."""
+    frame = max(1, int(sample_rate * _FRAME_S))
+    loud = np.flatnonzero(frame_rms(samples, sample_rate) > peak_rms * 10 ** (_SILENCE_DB / 20))
+    if len(loud) == 0:
+        return 0
+    return min(len(samples), (loud[-1] + 1) * frame + int(sample_rate * _MARGIN_S))

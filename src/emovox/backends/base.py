@@ -12,6 +12,7 @@ model cannot make itself, loudness and tilt are the renderer's (engine/render.py
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -75,6 +76,27 @@ class Capabilities:
     #: The model realizes loudness and spectral tilt itself (`Prosody.energy_db`, `tilt_db`);
     #: otherwise the renderer shapes the waveform after it.
     level_in_model: bool = False
+    #: The model's text side and its waveform decoder run apart (`prepare`), so a segment's
+    #: audio can be decoded window by window as it streams.
+    streaming: bool = False
+
+
+@dataclass(frozen=True)
+class Frames:
+    """A segment after its model's text side: what the waveform decoder renders, a window at a time.
+
+    `decode(start, end)` is the audio of frames [start, end) as the whole segment would have
+    it (whatever context the decoder needs around a window is the backend's business).
+    `voiced` marks the frames inside voicing, where a join between windows could be heard;
+    `speech` is the [first, last) frames that hold speech, the model's own leading and
+    trailing silence outside it; `spans` says where each id sounds (samples from frame 0)."""
+
+    count: int
+    samples_per_frame: int
+    spans: np.ndarray
+    voiced: np.ndarray
+    speech: tuple[int, int]
+    decode: Callable[[int, int], np.ndarray]
 
 
 def spans(durations: np.ndarray) -> np.ndarray:
@@ -116,6 +138,11 @@ class Backend(Protocol):
         """The waveform and, for each id, the samples where it sounds: an array [ids, 2] of start
         and end (empty where `capabilities.timing` is false)."""
         return self.infer(ids, voice, speed, prosody), np.zeros((0, 2), np.int64)
+
+    def prepare(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> Frames:
+        """Run the text side once; the waveform follows window by window (`Frames.decode`).
+        Only where `capabilities.streaming` says so."""
+        raise InvalidOptionError(f"the {self.name} backend does not decode in windows")
 
     def infer_batch(self, rows: list[Row]) -> list[np.ndarray]:
         """Rows with equal `batch_key` in one pass; one at a time where the model has no batches."""

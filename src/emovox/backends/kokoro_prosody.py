@@ -10,11 +10,10 @@ realized inside the model, so the vocoder renders the new contour itself: a requ
 +4 st measured +4.06 st (jf_alpha) and +4.08 st (jm_kumo). The predicted energy curve
 (`/encoder/N_proj/Conv_output_0`) was tried the same way and left alone: the decoder
 normalizes it away (+1 unit moved the level by only 0.2 dB), so loudness is a gain after.
-Both the unedited and the edited graph also put out Kokoro's own per-token durations
-(`/encoder/Gather_output_0`, int64 [tokens], in units of `SAMPLES_PER_DURATION` samples),
-the alignment word timestamps come from. The edited models are cached beside the source,
-named by the source's hash and the edit's version, so a new model or a new edit gets a new
-file.
+The edited graph also puts out Kokoro's own per-token durations (`/encoder/Gather_output_0`,
+int64 [tokens], in units of `SAMPLES_PER_DURATION` samples), the alignment word timestamps
+come from. The edited model is cached beside the source, named by the source's hash and the
+edit's version, so a new model or a new edit gets a new file.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ DURATIONS_TENSOR = "/encoder/Gather_output_0"
 SAMPLES_PER_DURATION = 600
 PROSODY_INPUTS = ("f0_scale", "f0_range")
 EDIT_VERSION = 3
-TIMED_VERSION = 1
 #: Frames below this F0 (Hz) count as unvoiced and do not enter the mean.
 VOICED_HZ = 30.0
 
@@ -42,12 +40,6 @@ def edited_path(source: Path, source_sha256: str) -> Path:
 def prosody_model(source: Path, source_sha256: str) -> Path:
     """The edited model for `source`, built on first use and reused after."""
     return assets.edited_model(source, edited_path(source, source_sha256), add_prosody_inputs)
-
-
-def timed_model(source: Path, source_sha256: str) -> Path:
-    """`source` with only the durations output added (calls at the voice's own pitch)."""
-    target = source.with_name(f"kokoro-timed-v{TIMED_VERSION}-{source_sha256[:12]}.onnx")
-    return assets.edited_model(source, target, lambda model: _add_durations_output(model.graph))
 
 
 def _add_durations_output(graph) -> None:

@@ -232,13 +232,18 @@ class Engine:
     def render(self, job: ChunkJob) -> AudioChunk:
         return self.renderer.render(job)
 
+    def render_pieces(self, job: ChunkJob) -> Iterator[AudioChunk]:
+        """The chunk of `job` in pieces, as its backend decodes it window by window."""
+        return self.renderer.stream(job)
+
     def stream(self, text: str, voice: str | None = None, speed: float = 1.0, emotion: Emotion | str | None = None,
                lang: str = "auto", *, options: SpeechOptions | None = None) -> Iterator[AudioChunk]:
-        """Chunks of speech, one per sentence (or clause), the first as early as possible.
+        """Speech as it is made: each sentence (or clause) in pieces where its backend decodes
+        in windows (`AudioChunk.final` marks a sentence's last piece), else in one piece.
 
         The text is planned before this returns, so a bad request fails before any audio."""
         plan = self.plan(text, voice, speed, emotion, lang, options=options)
-        return (self.render(job) for job in plan)
+        return (piece for job in plan for piece in self.render_pieces(job))
 
     def synthesize(self, text: str, voice: str | None = None, speed: float = 1.0,
                    emotion: Emotion | str | None = None, lang: str = "auto", *,

@@ -11,11 +11,18 @@ All signal shaping happens here, in one order, for every backend:
 
 Both models run without sampling noise, so the cached waveform of a job is the waveform
 the same job would compute again.
+
+`stream` gives the same chunk in pieces where the backend decodes in windows (`Frames`):
+the text side runs once, then each window is shaped, levelled, resampled and limited as it
+comes, and the first piece carries the job's words. The model's leading silence is left out
+by its own prediction of where speech starts (not decoded at all); its trailing silence is
+cut from the last piece by level, as `finish` cuts it. The whole waveform is cached when the
+last piece is done.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +31,7 @@ import soxr
 from emovox.audio import effects, post
 from emovox.backends.base import Backend
 from emovox.caching import AUDIO_CACHE_BYTES, AudioCache, CacheStats, read_only
+from emovox.engine import windows
 from emovox.engine.catalogue import VoiceCatalogue
 from emovox.engine.plan import ChunkJob
 from emovox.engine.timing import word_times
@@ -124,6 +132,51 @@ class Renderer:
                                   np.zeros(int(rate * job.pause_after_s), dtype=np.float32)])
         return AudioChunk(samples=samples, sample_rate=rate, text=job.text, phonemes=job.phonemes,
                           index=job.index, warnings=job.warnings, words=words)
+
+    def streams(self, job: ChunkJob) -> bool:
+        """Whether `stream` gives this job in more than one piece: its backend decodes in
+        windows, no pitch needs reshaping on the whole waveform, and it is not cached."""
+        backend = self._catalogue.backend(job.backend)
+        capabilities = backend.capabilities
+        signal_pitch = capabilities.pitch.on_signal and job.controls.changes_pitch
+        return capabilities.streaming and not signal_pitch and self._cache.get(job.cache_key) is None
+
+    def stream(self, job: ChunkJob) -> Iterator[AudioChunk]:
+        """The chunk of `job` in pieces as its windows are decoded (one piece where `streams`
+        is false); concatenated, the pieces are the chunk, and only the last has `final`."""
+        if not self.streams(job):
+            yield self.render(job)
+            return
+        backend = self._catalogue.backend(job.backend)
+        source_rate = backend.sample_rate
+        frames = backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
+        first, last = windows.decoded_range(frames, source_rate)
+        start = first * frames.samples_per_frame
+        length = (last - first) * frames.samples_per_frame
+        words = word_times(job.words, job.id_words, frames.spans, source_rate, job.pause_before_s, start, length)
+        shaper = effects.LevelShaper(source_rate, job.controls.energy_db, job.controls.tilt_db)
+        rate = job.output_rate or source_rate
+        resampler = soxr.ResampleStream(source_rate, rate, 1, dtype="float32") if rate != source_rate else None
+        gain = np.float32(10 ** ((self._speech_level_db(job.match_level_of) - self._speech_level_db(job.voice)) / 20)) \
+            if job.match_level_of else np.float32(1)
+        shaped_pieces, peak_rms = [], 0.0
+        for piece_number, (samples, final) in enumerate(windows.decoded(frames, source_rate)):
+            shaped = shaper.process(samples, final=final)
+            peak_rms = max(peak_rms, float(post.frame_rms(shaped, source_rate).max(initial=0.0)))
+            if final:  # the model's trailing silence, cut as `finish` cuts it from a whole segment
+                shaped = shaped[:post.speech_end(shaped, source_rate, peak_rms)]
+            shaped_pieces.append(shaped)
+            out = shaped * gain
+            if resampler is not None:
+                out = resampler.resample_chunk(out, last=final).astype(np.float32)
+            out = effects.limit(out)
+            before = np.zeros(int(rate * job.pause_before_s) if piece_number == 0 else 0, dtype=np.float32)
+            after = np.zeros(int(rate * job.pause_after_s) if final else 0, dtype=np.float32)
+            yield AudioChunk(samples=np.concatenate([before, out, after]), sample_rate=rate, text=job.text,
+                             phonemes=job.phonemes, index=job.index, warnings=job.warnings if piece_number == 0 else (),
+                             words=words if piece_number == 0 else (), final=final)
+        spans = frames.spans - start if len(frames.spans) else frames.spans
+        self._cache.put(job.cache_key, Waveform(np.concatenate(shaped_pieces), spans))
 
     def clear_cache(self) -> None:
         self._cache.clear()

@@ -1,11 +1,15 @@
-"""Who synthesizes what, when: a bounded queue of chunk jobs per backend, and its workers.
+"""Who synthesizes what, when: a bounded queue of synthesis steps per backend, and its workers.
 
-The unit of work is one chunk (`ChunkJob`), never a whole request: a request puts its next
+The unit of work is one step of one chunk (`ChunkJob`), never a whole request. A chunk whose
+backend decodes in windows is several steps: its text side and first window, then each
+further window (engine/windows.py); any other chunk is one step. A request puts its next
 chunk in its backend's queue only when the previous one is done, so a long text takes one
-place in the line at a time and a short request behind it waits for at most a chunk per
-request ahead. A backend's queue is bounded by the requests it admits (429 beyond); a
-request is admitted on every lane its plan uses, so the partner voice's chunks of mixed
-text count on the lane that synthesizes them.
+place in the line at a time. Workers take a chunk's first step before any later one: a new
+request's first audio waits for the windows in progress, not for whole sentences, and the
+later windows, each ready well before the audio ahead of it has played, still keep up.
+A backend's queue is bounded by the requests it admits (429 beyond); a request is admitted on
+every lane its plan uses, so the partner voice's chunks of mixed text count on the lane
+that synthesizes them.
 
 Workers are threads (ONNX Runtime releases the GIL). Where a backend takes a batch
 dimension (VITS), a worker may wait `batch_window_ms` for compatible jobs and run up to
@@ -24,8 +28,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable
-from concurrent.futures import Future
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -63,14 +66,25 @@ class Busy(BusyError):
                          retry_after_s)
 
 
+class _Task:
+    """A chunk on its way through a lane: its pieces so far, and where each one goes."""
+
+    def __init__(self, job: ChunkJob, deliver: Callable[[AudioChunk | BaseException], None]) -> None:
+        self.job = job
+        self.deliver = deliver
+        self.pieces: Iterator[AudioChunk] | None = None
+        self.cancelled = False
+
+
 class Lane:
-    """One backend's queue of chunk jobs and the worker threads that serve it."""
+    """One backend's queue of chunk steps and the worker threads that serve it."""
 
     def __init__(self, engine: Engine, backend: str, settings: SchedulerSettings, metrics: Metrics) -> None:
         self.backend = backend
         self._engine, self._settings, self._metrics = engine, settings, metrics
         self._limit = settings.workers + settings.max_waiting
-        self._queue: deque[tuple[ChunkJob, Future]] = deque()
+        self._first_steps: deque[_Task] = deque()
+        self._later_steps: deque[_Task] = deque()
         self._changed = threading.Condition()
         self._workers: list[threading.Thread] = []
         self._closed = False
@@ -93,25 +107,28 @@ class Lane:
 
         return release
 
-    def submit(self, job: ChunkJob) -> Future:
-        future: Future = Future()
+    def submit(self, task: _Task) -> None:
+        self._enqueue(task, self._first_steps)
+
+    def _enqueue(self, task: _Task, queue: deque[_Task]) -> None:
         with self._changed:
             if self._closed:
                 raise RuntimeError("the scheduler is shut down")
             if not self._workers:
                 self._start_workers()
-            self._queue.append((job, future))
-            self._metrics.queue_depth.labels(self.backend).set(len(self._queue))
+            queue.append(task)
+            self._metrics.queue_depth.labels(self.backend).set(len(self._first_steps) + len(self._later_steps))
             self._changed.notify()
-        return future
 
     def close(self) -> None:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
-            pending, self._queue = list(self._queue), deque()
-        for _, future in pending:
-            future.cancel()
+            pending = [*self._first_steps, *self._later_steps]
+            self._first_steps.clear()
+            self._later_steps.clear()
+        for task in pending:
+            task.deliver(RuntimeError("the scheduler is shut down"))
         for worker in self._workers:
             worker.join(timeout=30)
 
@@ -124,50 +141,77 @@ class Lane:
     def _work(self) -> None:
         while True:
             with self._changed:
-                while not self._queue and not self._closed:
+                while not self._first_steps and not self._later_steps and not self._closed:
                     self._changed.wait()
                 if self._closed:
                     return
                 batch = self._gather()
-                self._metrics.queue_depth.labels(self.backend).set(len(self._queue))
-            self._run(batch)
+                self._metrics.queue_depth.labels(self.backend).set(len(self._first_steps) + len(self._later_steps))
+            live = [task for task in batch if not task.cancelled]
+            if len(live) > 1:
+                self._run_batch(live)
+            elif live:
+                self._step(live[0])
 
-    def _gather(self) -> list[tuple[ChunkJob, Future]]:
-        """The oldest job, plus jobs that can share its forward pass (called holding the lock)."""
-        batch = [self._queue.popleft()]
-        key = self._engine.batch_key(batch[0][0])
+    def _gather(self) -> list[_Task]:
+        """The next step, first steps before later ones, plus first steps that can share its
+        forward pass (called holding the lock)."""
+        if not self._first_steps:
+            return [self._later_steps.popleft()]
+        batch = [self._first_steps.popleft()]
+        key = self._engine.batch_key(batch[0].job)
         if key is None or self._settings.max_batch <= 1:
             return batch
         deadline = time.monotonic() + self._settings.batch_window_ms / 1000
         while len(batch) < self._settings.max_batch:
-            compatible = [item for item in self._queue if self._engine.batch_key(item[0]) == key]
-            for item in compatible[: self._settings.max_batch - len(batch)]:
-                self._queue.remove(item)
-                batch.append(item)
+            compatible = [task for task in self._first_steps if self._engine.batch_key(task.job) == key]
+            for task in compatible[: self._settings.max_batch - len(batch)]:
+                self._first_steps.remove(task)
+                batch.append(task)
             remaining = deadline - time.monotonic()
             if len(batch) >= self._settings.max_batch or remaining <= 0 or self._closed:
                 break
             self._changed.wait(remaining)
         return batch
 
-    def _run(self, batch: list[tuple[ChunkJob, Future]]) -> None:
-        live = [(job, future) for job, future in batch if future.set_running_or_notify_cancel()]
-        if not live:
-            return
-        self._metrics.batch_size.labels(self.backend).observe(len(live))
-        self._metrics.in_flight.labels(self.backend).inc(len(live))
+    def _step(self, task: _Task) -> None:
+        """The task's next piece, handed to its request; the task goes back in line for the
+        piece after unless this one was its chunk's last."""
+        self._metrics.in_flight.labels(self.backend).inc()
         try:
-            waveforms = self._engine.infer_batch([job for job, _ in live])
-            chunks = [self._engine.finish(job, samples) for (job, _), samples in zip(live, waveforms)]
+            if task.pieces is None:
+                self._metrics.batch_size.labels(self.backend).observe(1)
+                task.pieces = self._engine.render_pieces(task.job)
+            piece = next(task.pieces)
         except Exception as e:  # handed to the request that asked; the worker lives on
             logger.exception("synthesis failed on %s", self.backend)
-            for _, future in live:
-                future.set_exception(e)
-        else:
-            for (_, future), chunk in zip(live, chunks):
-                future.set_result(chunk)
+            task.deliver(e)
+            return
         finally:
-            self._metrics.in_flight.labels(self.backend).dec(len(live))
+            self._metrics.in_flight.labels(self.backend).dec()
+        task.deliver(piece)
+        if not piece.final and not task.cancelled:
+            try:
+                self._enqueue(task, self._later_steps)
+            except RuntimeError as e:
+                task.deliver(e)
+
+    def _run_batch(self, tasks: list[_Task]) -> None:
+        """Whole chunks of batchable jobs in one padded forward pass (one piece each)."""
+        self._metrics.batch_size.labels(self.backend).observe(len(tasks))
+        self._metrics.in_flight.labels(self.backend).inc(len(tasks))
+        try:
+            waveforms = self._engine.infer_batch([task.job for task in tasks])
+            chunks = [self._engine.finish(task.job, samples) for task, samples in zip(tasks, waveforms)]
+        except Exception as e:  # handed to the requests that asked; the worker lives on
+            logger.exception("synthesis failed on %s", self.backend)
+            for task in tasks:
+                task.deliver(e)
+        else:
+            for task, chunk in zip(tasks, chunks):
+                task.deliver(chunk)
+        finally:
+            self._metrics.in_flight.labels(self.backend).dec(len(tasks))
 
 
 class Synthesizer(Protocol):
@@ -208,13 +252,34 @@ class Scheduler:
         return release_all
 
     async def chunks(self, jobs: Iterable[ChunkJob]) -> AsyncIterator[AudioChunk]:
-        """A request's chunks in order, each synthesized by its backend's workers."""
+        """A request's audio in order, each chunk in the pieces its backend's workers make it in."""
         for job in jobs:
-            yield await self.run(job)
+            async for piece in self.pieces(job):
+                yield piece
 
-    async def run(self, job: ChunkJob) -> AudioChunk:
-        """The finished chunk of `job`; cancelling this drops the job if it has not started."""
-        return await asyncio.wrap_future(self._lanes[job.backend].submit(job))
+    async def pieces(self, job: ChunkJob) -> AsyncIterator[AudioChunk]:
+        """The pieces of `job` as they are made; leaving early drops the steps not yet run."""
+        loop = asyncio.get_running_loop()
+        arrived: asyncio.Queue[AudioChunk | BaseException] = asyncio.Queue()
+
+        def deliver(item: AudioChunk | BaseException) -> None:
+            try:
+                loop.call_soon_threadsafe(arrived.put_nowait, item)
+            except RuntimeError:  # the request's event loop is gone
+                task.cancelled = True
+
+        task = _Task(job, deliver)
+        self._lanes[job.backend].submit(task)
+        try:
+            while True:
+                item = await arrived.get()
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+                if item.final:
+                    return
+        finally:
+            task.cancelled = True
 
     def close(self) -> None:
         for lane in self._lanes.values():

@@ -1,0 +1,111 @@
+"""Streaming inside the model: a segment's waveform decoded window by window.
+
+The fast tests run the tiny Kokoro-format voice cut at its decoder (tests/tiny_models.py),
+whose frames are independent, so its pieces must join into exactly the whole segment. The
+slow test runs Kokoro itself and compares what a listener hears, streamed and whole.
+"""
+
+import asyncio
+
+import numpy as np
+import pytest
+
+from emovox.backends.base import Frames
+from emovox.engine import windows
+from emovox.server.scheduler import Scheduler, SchedulerSettings
+
+LONG = "The quick brown fox jumps over the lazy dog near the riverbank, today and tomorrow."
+
+
+def test_a_windowed_voice_streams_pieces_that_join_into_the_whole(tiny_engine):
+    pieces = list(tiny_engine.stream(LONG, voice="af_kiko"))
+    whole = tiny_engine.synthesize(LONG, voice="af_kiko")
+
+    assert len(pieces) >= 3
+    assert [piece.final for piece in pieces] == [False] * (len(pieces) - 1) + [True]
+    assert pieces[0].words and not any(piece.words for piece in pieces[1:])
+    joined = np.concatenate([piece.samples for piece in pieces])
+    assert len(joined) == len(whole.samples)
+    np.testing.assert_allclose(joined, whole.samples, atol=1e-5)
+    assert [w.word for w in pieces[0].words] == [w.word for w in whole.info.words]
+
+
+def test_a_voice_without_windows_streams_one_piece_per_sentence(tiny_engine):
+    pieces = list(tiny_engine.stream("One sentence here. And another one.", voice="tiny"))
+    assert len(pieces) == 2 and all(piece.final for piece in pieces)
+
+
+def test_a_cached_segment_comes_back_in_one_piece(tiny_dir):
+    from conftest import build_tiny_engine
+
+    engine = build_tiny_engine(tiny_dir, audio_cache_bytes=1 << 24)
+    streamed = list(engine.stream(LONG, voice="af_kiko"))
+    again = list(engine.stream(LONG, voice="af_kiko"))
+    assert len(streamed) > 1 and len(again) == 1
+    np.testing.assert_allclose(again[0].samples, np.concatenate([p.samples for p in streamed]), atol=1e-5)
+
+
+def _frames(voiced: np.ndarray, speech: tuple[int, int], per_frame: int = 600) -> Frames:
+    return Frames(count=len(voiced), samples_per_frame=per_frame, spans=np.zeros((0, 2), np.int64),
+                  voiced=voiced, speech=speech,
+                  decode=lambda start, end: np.arange(start * per_frame, end * per_frame, dtype=np.float32))
+
+
+def test_windows_cover_the_speech_grow_and_join_where_the_voice_is_unvoiced():
+    voiced = np.ones(400, bool)
+    voiced[::5] = False  # an unvoiced frame every 5, closer than the slack
+    frames = _frames(voiced, speech=(5, 390))
+    planned = windows.windows(frames, 24_000)
+
+    first, last = windows.decoded_range(frames, 24_000)
+    assert planned[0][0] == first and planned[-1][1] == last
+    assert all(a[1] == b[0] for a, b in zip(planned, planned[1:]))
+    lengths = [end - start for start, end in planned]
+    assert lengths[0] * 0.025 < windows.FIRST_WINDOW_S + windows.CUT_SLACK_S
+    assert lengths[1] > lengths[0] and lengths[2] > lengths[1]
+    assert all(not voiced[end] for _, end in planned[:-1])
+
+
+def test_joined_windows_are_the_decoded_range_sample_for_sample():
+    frames = _frames(np.zeros(200, bool), speech=(10, 180))
+    joined = np.concatenate([samples for samples, _ in windows.decoded(frames, 24_000)])
+    first, last = windows.decoded_range(frames, 24_000)
+    np.testing.assert_allclose(joined, np.arange(first * 600, last * 600, dtype=np.float32), rtol=1e-6)
+
+
+def test_the_scheduler_hands_a_request_each_piece_as_it_is_made(tiny_engine):
+    scheduler = Scheduler(tiny_engine, SchedulerSettings(workers=1))
+    jobs = list(tiny_engine.plan(LONG, voice="af_kiko"))
+
+    async def collect():
+        return [piece async for piece in scheduler.chunks(jobs)]
+
+    try:
+        pieces = asyncio.run(collect())
+    finally:
+        scheduler.close()
+    assert len(pieces) > len(jobs) and pieces[-1].final
+    whole = tiny_engine.synthesize(LONG, voice="af_kiko")
+    np.testing.assert_allclose(np.concatenate([p.samples for p in pieces]), whole.samples, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_kokoro_streamed_sounds_like_kokoro_whole(engine):
+    from emovox.bench.intelligibility import Transcriber, word_error_rate
+    from emovox.bench.naturalness import DistillMos
+
+    sentences = ["A small boat drifted past the harbour lights just after midnight.",
+                 "Her grandmother kept every letter in a tin box under the stairs."]
+    mos, transcriber = DistillMos(), Transcriber()
+    streamed_scores, whole_scores = [], []
+    for sentence in sentences:
+        pieces = list(engine.stream(sentence, voice="jf_alpha"))
+        assert len(pieces) >= 3
+        streamed = np.concatenate([piece.samples for piece in pieces])
+        whole = engine.synthesize(sentence, voice="jf_alpha").samples
+        assert abs(len(streamed) - len(whole)) < 0.1 * len(whole)
+        streamed_scores.append(mos(streamed, 24_000))
+        whole_scores.append(mos(whole, 24_000))
+        assert word_error_rate([sentence], transcriber.transcribe(streamed, 24_000))[0] <= \
+            word_error_rate([sentence], transcriber.transcribe(whole, 24_000))[0] + 0.1
+    assert np.mean(streamed_scores) > np.mean(whole_scores) - 0.15, (streamed_scores, whole_scores)
