@@ -111,7 +111,7 @@ def main() -> None:
     results = {}
     print("direct (emovox serve, profile batch)", flush=True)
     settings = SchedulerSettings(workers=os.cpu_count() or 1)
-    with load.ServerProcess("batch", False, settings) as server:
+    with load.ServerProcess("batch", False, settings, True) as server:
         results["direct"] = {"rows": measure(server.url, args.clients, args.seconds)}
     for name, cpus, replicas in (("serve, 1 node", (2,), 2), ("serve, 1 x 1 CPU", (1,), 1),
                                  ("serve, 2 x 1 CPU", (1, 1), 2)):

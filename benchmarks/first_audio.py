@@ -1,57 +1,157 @@
-"""Time to first audio byte of a short sentence through the HTTP API, per voice and format.
+"""Time to first audio through the HTTP API: a new sentence every request, short to long.
 
-    .venv/bin/python benchmarks/first_audio.py [--repeats 20] [--profile realtime] [--audio-cache]
+    .venv/bin/python benchmarks/first_audio.py [--voices jf_alpha joe heart] [--repeats 12]
+        [--clients 8] [--seconds 30] [--profile realtime] [--compare] [--json FILE]
 
-A real server on loopback (models warmed first); each request streams and the clock stops
-at the first body byte. Prints p50/p95 over the repeats (the first request is dropped).
-The audio cache is off unless --audio-cache (then every repeat after the first is a hit).
+A real server on loopback in its own process (benchmarks/load.py), the audio cache off, and
+every request a sentence no request before it used (made from templates, 10 to 200
+characters), so each one costs a synthesis: the figures are the models' work. The clock
+stops at the first body byte of a pcm stream.
+
+Rows: for each voice, one client asking in turn (`--repeats` sentences of each length:
+under 30 characters, 30-100, 100-200), p50 and p95; then `--clients` clients asking back to
+back for `--seconds` (sentences of every length mixed), p50/p95 and the audio seconds
+delivered per second. `--compare` runs everything again with streaming inside the models
+off (each sentence one piece, as before), in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import dataclasses
+import itertools
+import json
+import random
 import statistics
 import time
+from pathlib import Path
 
 import httpx
 import numpy as np
 
 from emovox.profiles import profile
-from emovox.server.app import ServerSettings, create_app
-from emovox.server.background import BackgroundServer
 from emovox.server.scheduler import SchedulerSettings
+from load import PCM_RATE, ServerProcess
 
-SENTENCE = "Hello, how are you today?"
+BUCKETS = {"short (<30)": (10, 30), "medium (30-100)": (30, 100), "long (100-200)": (100, 201)}
+_WHO = ["The bus", "Our neighbour", "A tired waiter", "The new manager", "My cousin", "The night nurse",
+        "Every student", "The old ferry", "Her brother", "The delivery van", "A stray cat", "The choir"]
+_DID = ["left early", "came back late", "forgot the keys", "found a wallet", "missed the train",
+        "painted the fence", "sang all evening", "fixed the radio", "lost the match", "won a prize"]
+_WHEN = ["on Monday", "after lunch", "before the storm", "last winter", "in the morning", "at dawn",
+         "during the fair", "near the station", "by the river", "this weekend"]
+_NAMES = ["Anna", "Tom", "Maria", "Kenji", "Priya", "Omar", "Lena", "Jack", "Sofia", "Ravi"]
+_SHORT = ["smiled", "waved back", "called twice", "said hello", "agreed at once", "came home", "laughed",
+          "slept well", "paid later", "won again"]
+_GREETINGS = ["Good morning", "Hello there", "Welcome back", "Good night", "Thank you", "See you soon",
+              "Happy birthday", "Well done"]
+_WHY = ["because the roads were flooded", "although nobody had asked", "while the others were asleep",
+        "so that the children could rest", "since the shop was closing", "and then told everyone about it",
+        "even though it was raining hard", "which surprised the whole street"]
+
+
+def fresh_sentences(seed: int) -> dict[str, list[str]]:
+    """Distinct sentences by length bucket, shuffled; no sentence appears twice in a run."""
+    rng = random.Random(seed)
+    candidates = {f"{who} {did}." for who, did in itertools.product(_WHO + _NAMES, _DID + _SHORT)}
+    candidates |= {f"{greeting}, {name}." for greeting, name in itertools.product(_GREETINGS, _NAMES)}
+    candidates |= {f"{who} {did} {when}." for who, did, when in itertools.product(_WHO, _DID, _WHEN)}
+    candidates |= {f"{who} {did} {when}, {why}." for who, did, when, why in itertools.product(_WHO, _DID, _WHEN, _WHY)}
+    for _ in range(20_000):
+        who, who2 = rng.sample(_WHO, 2)
+        why, why2 = rng.sample(_WHY, 2)
+        candidates.add(f"{who} {rng.choice(_DID)} {rng.choice(_WHEN)}, {why}, and "
+                       f"{who2.lower()} {rng.choice(_DID)} {rng.choice(_WHEN)} too" + rng.choice([".", f", {why2}."]))
+    made = {name: sorted(text for text in candidates if low <= len(text) < high) for name, (low, high) in BUCKETS.items()}
+    for texts in made.values():
+        rng.shuffle(texts)
+    return made
+
+
+def first_audio(url: str, voice: str, text: str, session: httpx.Client) -> tuple[int, float, float, int]:
+    """(status, seconds to the first body byte, seconds to the last, pcm bytes)."""
+    started = time.perf_counter()
+    first, size = None, 0
+    with session.stream("POST", f"{url}/v1/audio/speech",
+                        json={"input": text, "voice": voice, "response_format": "pcm"}) as response:
+        for block in response.iter_bytes():
+            if first is None and block:
+                first = time.perf_counter() - started
+            size += len(block)
+    return response.status_code, first or float("nan"), time.perf_counter() - started, size
+
+
+def one_client(url: str, voice: str, sentences: dict[str, list[str]], repeats: int) -> dict:
+    rows = {}
+    with httpx.Client(timeout=120) as session:
+        first_audio(url, voice, "Warm up.", session)
+        for name, texts in sentences.items():
+            results = [first_audio(url, voice, texts.pop(), session) for _ in range(repeats)]
+            firsts = [first for status, first, *_ in results if status == 200]
+            rows[name] = {"p50_ms": 1000 * statistics.median(firsts), "p95_ms": 1000 * float(np.percentile(firsts, 95)),
+                          "whole_p50_ms": 1000 * statistics.median(whole for _, _, whole, _ in results),
+                          "errors": sum(1 for status, *_ in results if status != 200)}
+    return rows
+
+
+def many_clients(url: str, voice: str, sentences: dict[str, list[str]], clients: int, seconds: float) -> dict:
+    mixed = [text for texts in itertools.zip_longest(*sentences.values()) for text in texts if text]
+    deadline = time.perf_counter() + seconds
+
+    def client(number: int) -> list[tuple[int, float, float, int]]:
+        results = []
+        with httpx.Client(timeout=120) as session:
+            for text in mixed[number::clients]:
+                if time.perf_counter() > deadline:
+                    break
+                results.append(first_audio(url, voice, text, session))
+        return results
+
+    started = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+        results = [r for rows in pool.map(client, range(clients)) for r in rows]
+    wall = time.perf_counter() - started
+    firsts = [first for status, first, *_ in results if status == 200]
+    return {"requests": len(results), "p50_ms": 1000 * statistics.median(firsts),
+            "p95_ms": 1000 * float(np.percentile(firsts, 95)),
+            "audio_s_per_s": sum(size for *_, size in results) / 2 / PCM_RATE / wall,
+            "errors": sum(1 for status, *_ in results if status != 200)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--voices", nargs="*", default=["joe", "jf_alpha"])
-    parser.add_argument("--formats", nargs="*", default=["pcm", "mp3"])
+    parser.add_argument("--voices", nargs="*", default=["jf_alpha", "joe", "heart"])
+    parser.add_argument("--repeats", type=int, default=12)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--profile", default="realtime")
-    parser.add_argument("--audio-cache", action="store_true")
+    parser.add_argument("--compare", action="store_true", help="also run with streaming inside the models off")
+    parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     chosen = profile(args.profile)
-    if not args.audio_cache:
-        chosen = dataclasses.replace(chosen, audio_cache_mb=0)
-    settings = ServerSettings(scheduling=SchedulerSettings.from_profile(chosen))
-    print(f"profile {chosen.name}, audio cache {'on' if args.audio_cache else 'off'}\n")
-    with BackgroundServer(create_app(chosen.engine(), settings)) as server:
-        print("| voice | format | p50 (ms) | p95 (ms) |\n|---|---|---|---|")
-        for voice in args.voices:
-            for fmt in args.formats:
-                times = []
-                for _ in range(args.repeats + 1):
-                    started = time.perf_counter()
-                    with httpx.stream("POST", f"{server.url}/v1/audio/speech", timeout=60,
-                                      json={"input": SENTENCE, "voice": voice, "response_format": fmt}) as response:
-                        next(b for b in response.iter_bytes() if b)
-                        times.append(time.perf_counter() - started)
-                times = times[1:]
-                p95 = float(np.percentile(times, 95))
-                print(f"| {voice} | {fmt} | {1000 * statistics.median(times):.0f} | {1000 * p95:.0f} |", flush=True)
+    sentences = fresh_sentences(seed=20261202)
+    rows = []
+    print(f"profile {chosen.name}, audio cache off, a new sentence every request\n")
+    print("| voice | windows | clients | sentences | first audio p50 / p95 (ms) | whole response p50 (ms) "
+          "| audio s / s | errors |\n|---|---|---|---|---|---|---|---|")
+    for windowed in (True, False) if args.compare else (True,):
+        scheduling = SchedulerSettings.from_profile(chosen)
+        with ServerProcess(chosen.name, False, scheduling, windowed) as server:
+            for voice in args.voices:
+                for name, row in one_client(server.url, voice, sentences, args.repeats).items():
+                    rows.append({"voice": voice, "windowed": windowed, "clients": 1, "sentences": name, **row})
+                    print(f"| {voice} | {'on' if windowed else 'off'} | 1 | {name} | {row['p50_ms']:.0f} / "
+                          f"{row['p95_ms']:.0f} | {row['whole_p50_ms']:.0f} | | {row['errors']} |", flush=True)
+                if args.clients > 1:
+                    row = many_clients(server.url, voice, sentences, args.clients, args.seconds)
+                    rows.append({"voice": voice, "windowed": windowed, "clients": args.clients,
+                                 "sentences": "mixed", **row})
+                    print(f"| {voice} | {'on' if windowed else 'off'} | {args.clients} | mixed "
+                          f"({row['requests']}) | {row['p50_ms']:.0f} / {row['p95_ms']:.0f} | | "
+                          f"{row['audio_s_per_s']:.2f} | {row['errors']} |", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps([dataclasses.asdict(chosen)] + rows, indent=2))
 
 
 if __name__ == "__main__":

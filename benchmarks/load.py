@@ -103,14 +103,17 @@ class MemorySampler:
         self.samples.append(rss_mb(self.pid))
 
 
-def serve(profile_name: str, audio_cache: bool, scheduling: SchedulerSettings, port: int) -> None:
-    """The server, in its own process (its memory is then only its own)."""
+def serve(profile_name: str, audio_cache: bool, scheduling: SchedulerSettings, windowed: bool, port: int) -> None:
+    """The server, in its own process (its memory is then only its own). `windowed` False
+    turns streaming inside the models off (one piece per sentence), for comparison."""
     import uvicorn
 
     chosen = profile(profile_name)
     if not audio_cache:
         chosen = dataclasses.replace(chosen, audio_cache_mb=0)
-    app = create_app(chosen.engine(), ServerSettings(scheduling=scheduling, default_voice=chosen.default_voice))
+    engine = chosen.engine()
+    engine.renderer.windowed = windowed
+    app = create_app(engine, ServerSettings(scheduling=scheduling, default_voice=chosen.default_voice))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
@@ -184,7 +187,7 @@ def main() -> None:
     for max_batch in args.batch:
         scheduling = dataclasses.replace(SchedulerSettings.from_profile(chosen), max_batch=max_batch,
                                          batch_window_ms=args.batch_window_ms if max_batch > 1 else 0.0)
-        with ServerProcess(chosen.name, args.audio_cache, scheduling) as server:
+        with ServerProcess(chosen.name, args.audio_cache, scheduling, True) as server:
             for voice in args.voices:
                 if max_batch > 1 and voice != "joe":
                     continue  # only the VITS voice takes a batch: Kokoro's rows would not change

@@ -109,3 +109,17 @@ def test_kokoro_streamed_sounds_like_kokoro_whole(engine):
         assert word_error_rate([sentence], transcriber.transcribe(streamed, 24_000))[0] <= \
             word_error_rate([sentence], transcriber.transcribe(whole, 24_000))[0] + 0.1
     assert np.mean(streamed_scores) > np.mean(whole_scores) - 0.15, (streamed_scores, whole_scores)
+
+
+@pytest.mark.slow
+def test_joe_windows_join_into_his_whole_decode(engine):
+    """VITS's decoder is convolutions only: windows with context are the whole decode."""
+    backend = engine.backend_of("joe")
+    job = next(iter(engine.plan("Windows of a convolutional decoder join without a seam.", voice="joe")))
+    frames = backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
+    first, last = windows.decoded_range(frames, backend.sample_rate)
+    whole = frames.decode(first, last)
+    joined = np.concatenate([samples for samples, _ in windows.decoded(frames, backend.sample_rate)])
+    snr_db = 10 * np.log10(np.sum(whole ** 2) / np.sum((joined - whole) ** 2))
+    assert len(windows.windows(frames, backend.sample_rate)) >= 3
+    assert snr_db > 40, snr_db

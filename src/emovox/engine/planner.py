@@ -55,7 +55,8 @@ class Frontend(Protocol):
 
 @dataclass(frozen=True)
 class PlannerSettings:
-    #: Cut a long first sentence at a clause so audio starts sooner (None: never).
+    #: Cut a long first sentence at a clause so audio starts sooner (None: never); never for
+    #: a backend that streams inside its model (`Capabilities.streaming`).
     first_segment_chars: int | None = FIRST_SEGMENT_CHARS
     #: The voice that reads a language the requested voice does not speak, all else equal.
     partners: Mapping[str, str] = field(default_factory=dict)
@@ -162,8 +163,10 @@ class Planner:
             stretch, backend = part.stretch, part.entry.backend
             pause_before = stretch.pause_before_s
             frontend = self.frontend(part.entry.info.language, backend.capabilities.alphabet)
-            segments = list(frontend.segments(stretch.text, backend.max_phonemes, self.settings.first_segment_chars,
-                                              lexicon))
+            # A backend that decodes in windows starts a long sentence as soon as a short one:
+            # cutting it at a clause would only cost its prosody a pause.
+            first_cut = None if backend.capabilities.streaming else self.settings.first_segment_chars
+            segments = list(frontend.segments(stretch.text, backend.max_phonemes, first_cut, lexicon))
             written = WrittenWords.pair(stretch.written or stretch.text, stretch.text, part.entry.info.language)
             first_word = 0
             for position, segment in enumerate(segments):

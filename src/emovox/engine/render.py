@@ -70,8 +70,11 @@ class Waveform:
 
 class Renderer:
     def __init__(self, catalogue: VoiceCatalogue, speech_level_db: Callable[[str], float],
-                 audio_cache_bytes: int = AUDIO_CACHE_BYTES) -> None:
-        """`speech_level_db(voice)` gives a voice's measured speech level, for loudness matching."""
+                 audio_cache_bytes: int = AUDIO_CACHE_BYTES, windowed: bool = True) -> None:
+        """`speech_level_db(voice)` gives a voice's measured speech level, for loudness matching.
+        `windowed`: stream a chunk in pieces where its backend can (off: one piece per chunk,
+        as before streaming inside the models; benchmarks compare the two)."""
+        self.windowed = windowed
         self._catalogue = catalogue
         self._speech_level_db = speech_level_db
         self._cache = AudioCache(audio_cache_bytes)
@@ -139,7 +142,7 @@ class Renderer:
         backend = self._catalogue.backend(job.backend)
         capabilities = backend.capabilities
         signal_pitch = capabilities.pitch.on_signal and job.controls.changes_pitch
-        return capabilities.streaming and not signal_pitch and self._cache.get(job.cache_key) is None
+        return self.windowed and capabilities.streaming and not signal_pitch and self._cache.get(job.cache_key) is None
 
     def stream(self, job: ChunkJob) -> Iterator[AudioChunk]:
         """The chunk of `job` in pieces as its windows are decoded (one piece where `streams`
