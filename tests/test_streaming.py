@@ -112,10 +112,12 @@ def test_kokoro_streamed_sounds_like_kokoro_whole(engine):
 
 
 @pytest.mark.slow
-def test_joe_windows_join_into_his_whole_decode(engine):
-    """VITS's decoder is convolutions only: windows with context are the whole decode."""
-    backend = engine.backend_of("joe")
-    job = next(iter(engine.plan("Windows of a convolutional decoder join without a seam.", voice="joe")))
+@pytest.mark.parametrize("voice", ["joe", "heart"])
+def test_native_voices_windows_join_into_their_whole_decode(engine, voice):
+    """joe's decoder is convolutions only, heart's signal stage overlap-adds STFT frames:
+    windows with their context are the whole decode."""
+    backend = engine.backend_of(voice)
+    job = next(iter(engine.plan("Windows of a decoder like this one join without a seam.", voice=voice)))
     frames = backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
     first, last = windows.decoded_range(frames, backend.sample_rate)
     whole = frames.decode(first, last)

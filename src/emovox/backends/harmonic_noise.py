@@ -82,11 +82,48 @@ def harmonic_source(f0: np.ndarray) -> np.ndarray:
     return np.where(voiced, source, 0.0).astype(np.float32)
 
 
-def _stft(samples: np.ndarray, frames: int) -> np.ndarray:
-    """Centred STFT (reflect-padded), the first `frames` frames: complex64 [BINS, frames]."""
-    padded = np.pad(samples, FFT_SIZE // 2, mode="reflect")
-    windows = np.lib.stride_tricks.sliding_window_view(padded, FFT_SIZE)[::HOP][:frames]
-    return np.fft.rfft(windows * _SOURCE_WINDOW, axis=1).T
+def synthesize(lh: np.ndarray, theta: np.ndarray, ln: np.ndarray, lr: np.ndarray, phi: np.ndarray,
+               f0: np.ndarray, noise: np.random.Generator, quality: VoiceQuality = VoiceQuality()) -> np.ndarray:
+    """The waveform of one utterance's parameters ([BINS, frames] each, `f0` [frames])."""
+    frames = HarmonicNoise(lh, theta, ln, lr, phi, f0, noise, quality)
+    return frames.render(0, frames.count)
+
+
+class HarmonicNoise:
+    """One utterance's parameters, rendered a range of frames at a time.
+
+    What spans the utterance is made once here: the harmonic source (its phase runs from the
+    first sample) and the noise (drawn in frame order). A range [start, end) is then the STFT
+    frames that overlap it, two on each side (a window spans four hops), inverted and added:
+    the same samples the whole utterance has there."""
+
+    def __init__(self, lh: np.ndarray, theta: np.ndarray, ln: np.ndarray, lr: np.ndarray, phi: np.ndarray,
+                 f0: np.ndarray, noise: np.random.Generator, quality: VoiceQuality = VoiceQuality()) -> None:
+        self.count = lh.shape[1]
+        tilt = _shelf() * np.float32(quality.tilt_db) if quality.tilt_db else 0.0
+        self._harmonic = _magnitude(lh, tilt) * _phasor(np.pi * np.tanh(theta))
+        gaussian = noise.standard_normal((BINS, 2 * self.count), dtype=np.float32).view(np.complex64)
+        self._noise = _magnitude(ln, tilt + np.float32(quality.breath_db * _LOG_PER_DB)) * gaussian
+        self._free = _magnitude(lr, tilt) * _phasor(phi)
+        padded = np.pad(harmonic_source(f0), FFT_SIZE // 2, mode="reflect")
+        self._source = np.lib.stride_tricks.sliding_window_view(padded, FFT_SIZE)[::HOP][:self.count]
+
+    def render(self, start: int, end: int) -> np.ndarray:
+        """Samples [start·HOP, end·HOP)."""
+        parts = FFT_SIZE // HOP
+        lo, hi = max(0, start - parts // 2), min(self.count, end + parts // 2)
+        spectrum = np.fft.rfft(self._source[lo:hi] * _SOURCE_WINDOW, axis=1).T
+        spectrum *= self._harmonic[:, lo:hi]
+        spectrum += self._noise[:, lo:hi]
+        spectrum += self._free[:, lo:hi]
+        frames = hi - lo
+        blocks = (np.fft.irfft(spectrum.T, FFT_SIZE, axis=1).astype(np.float32) * _WINDOW).reshape(frames, parts, HOP)
+        out = np.zeros((frames + parts - 1, HOP), np.float32)
+        for k in range(parts):  # a window spans four hops: four shifted adds
+            out[k:k + frames] += blocks[:, k]
+        out *= _overlap_normalizer(frames)
+        first = (start - lo) * HOP + FFT_SIZE // 2  # `out` starts half a window before frame lo
+        return out.reshape(-1)[first:first + (end - start) * HOP]
 
 
 @functools.lru_cache(maxsize=16)
@@ -100,18 +137,6 @@ def _overlap_normalizer(frames: int) -> np.ndarray:
     return 1.0 / np.maximum(total, 1e-11)
 
 
-def _istft(spectrum: np.ndarray) -> np.ndarray:
-    """Inverse of a centred STFT: `frames · HOP` samples."""
-    frames = spectrum.shape[1]
-    parts = FFT_SIZE // HOP
-    blocks = (np.fft.irfft(spectrum.T, FFT_SIZE, axis=1).astype(np.float32) * _WINDOW).reshape(frames, parts, HOP)
-    out = np.zeros((frames + parts - 1, HOP), np.float32)
-    for k in range(parts):  # a window spans four hops: four shifted adds
-        out[k:k + frames] += blocks[:, k]
-    out *= _overlap_normalizer(frames)
-    return out.reshape(-1)[FFT_SIZE // 2: FFT_SIZE // 2 + frames * HOP]
-
-
 def _phasor(angle: np.ndarray) -> np.ndarray:
     """e^(i·angle) as complex64, computed in float32 (a complex128 exp costs three times as much)."""
     out = np.empty(angle.shape, np.complex64)
@@ -122,16 +147,3 @@ def _phasor(angle: np.ndarray) -> np.ndarray:
 
 def _magnitude(log_magnitude: np.ndarray, shift: np.ndarray | float = 0.0) -> np.ndarray:
     return np.exp(np.minimum(log_magnitude, LOG_MAGNITUDE_CAP) + shift, dtype=np.float32)
-
-
-def synthesize(lh: np.ndarray, theta: np.ndarray, ln: np.ndarray, lr: np.ndarray, phi: np.ndarray,
-               f0: np.ndarray, noise: np.random.Generator, quality: VoiceQuality = VoiceQuality()) -> np.ndarray:
-    """The waveform of one utterance's parameters ([BINS, frames] each, `f0` [frames])."""
-    frames = lh.shape[1]
-    tilt = _shelf() * np.float32(quality.tilt_db) if quality.tilt_db else 0.0
-    spectrum = _stft(harmonic_source(f0), frames)
-    spectrum *= _magnitude(lh, tilt) * _phasor(np.pi * np.tanh(theta))
-    gaussian = noise.standard_normal((BINS, 2 * frames), dtype=np.float32).view(np.complex64)
-    spectrum += _magnitude(ln, tilt + np.float32(quality.breath_db * _LOG_PER_DB)) * gaussian
-    spectrum += _magnitude(lr, tilt) * _phasor(phi)
-    return _istft(spectrum)

@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from emovox.backends import assets, hibari_graph
-from emovox.backends.base import Backend, Capabilities, Cloning, PitchControl, spans
-from emovox.backends.harmonic_noise import SAMPLE_RATE, VoiceQuality, synthesize
+from emovox.backends.base import Backend, Capabilities, Cloning, Frames, PitchControl, spans
+from emovox.backends.harmonic_noise import HOP, SAMPLE_RATE, HarmonicNoise, VoiceQuality
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
 from emovox.paths import cache_dir
@@ -62,7 +62,8 @@ class HibariBackend(Backend):
     name = "hibari"
     capabilities = Capabilities(languages=("en",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES,
                                 pitch=PitchControl.MODEL, batching=False, cloning=Cloning.NONE,
-                                f0_band=(90.0, 500.0), timing=True, alphabet="misaki", level_in_model=True)
+                                f0_band=(90.0, 500.0), timing=True, alphabet="misaki", level_in_model=True,
+                                streaming=True)
 
     def __init__(self, session: LazySession, vocab: dict[str, int]) -> None:
         self._session = session
@@ -100,6 +101,12 @@ class HibariBackend(Backend):
 
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
+        frames = self.prepare(ids, voice, speed, prosody)
+        return frames.decode(0, frames.count), frames.spans
+
+    def prepare(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> Frames:
+        """The network once; its signal stage a range of frames at a time (exactly the whole's
+        samples there: harmonic_noise.HarmonicNoise)."""
         inputs = {
             "ids": np.array([[PAD_ID, *ids, PAD_ID]], dtype=np.int64),
             "speed": np.array([speed * prosody.speed], dtype=np.float32),
@@ -109,7 +116,12 @@ class HibariBackend(Backend):
         }
         lh, theta, ln, lr, phi, f0, durations = self._session.get().run(None, inputs)
         seed = zlib.crc32(b"".join(value.tobytes() for value in inputs.values()))
-        samples = synthesize(lh[0], theta[0], ln[0], lr[0], phi[0], f0[0], np.random.default_rng(seed),
-                             voice_quality(prosody))
+        signal = HarmonicNoise(lh[0], theta[0], ln[0], lr[0], phi[0], f0[0], np.random.default_rng(seed),
+                               voice_quality(prosody))
         units = np.asarray(durations, np.int64).reshape(-1)
-        return samples, spans(units * hibari_graph.SAMPLES_PER_DURATION)[1:-1]
+        per_unit = hibari_graph.SAMPLES_PER_DURATION // HOP
+        speech = (int(units[0]) * per_unit, int(units[:-1].sum()) * per_unit)
+        return Frames(count=signal.count, samples_per_frame=HOP,
+                      spans=spans(units * hibari_graph.SAMPLES_PER_DURATION)[1:-1],
+                      voiced=np.zeros(signal.count, bool), speech=speech,
+                      decode=lambda start, end: signal.render(start, end))
