@@ -112,12 +112,14 @@ def test_kokoro_streamed_sounds_like_kokoro_whole(engine):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("voice", ["joe", "heart"])
-def test_native_voices_windows_join_into_their_whole_decode(engine, voice):
-    """joe's decoder is convolutions only, heart's signal stage overlap-adds STFT frames:
-    windows with their context are the whole decode."""
+@pytest.mark.parametrize(("voice", "text"), [("joe", "Windows of a decoder like this one join without a seam."),
+                                             ("heart", "Windows of a decoder like this one join without a seam."),
+                                             ("baker", "我们明天早上八点在学校门口集合，然后一起去博物馆。")])
+def test_windows_join_into_the_whole_decode(engine, voice, text):
+    """joe's decoder and baker's vocoder are convolutions only, heart's signal stage
+    overlap-adds STFT frames: windows with their context are the whole decode."""
     backend = engine.backend_of(voice)
-    job = next(iter(engine.plan("Windows of a decoder like this one join without a seam.", voice=voice)))
+    job = next(iter(engine.plan(text, voice=voice)))
     frames = backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
     first, last = windows.decoded_range(frames, backend.sample_rate)
     whole = frames.decode(first, last)
