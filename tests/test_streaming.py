@@ -2,7 +2,8 @@
 
 The fast tests run the tiny Kokoro-format voice cut at its decoder (tests/tiny_models.py),
 whose frames are independent, so its pieces must join into exactly the whole segment. The
-slow test runs Kokoro itself and compares what a listener hears, streamed and whole.
+slow tests run the real voices: windows of joe, heart and baker are their whole decode;
+Kokoro's, normalized with its voice's statistics, are compared by what a listener hears.
 """
 
 import asyncio
@@ -35,14 +36,20 @@ def test_a_voice_without_windows_streams_one_piece_per_sentence(tiny_engine):
     assert len(pieces) == 2 and all(piece.final for piece in pieces)
 
 
-def test_a_cached_segment_comes_back_in_one_piece(tiny_dir):
+def test_a_cached_segment_comes_back_in_one_piece_where_windows_are_exact(tiny_dir):
+    """Windows of the Mandarin vocoder are its whole decode, so the streamed audio is cached;
+    Kokoro's windows only sound like its whole graph, so they are not cached as its segment."""
     from conftest import build_tiny_engine
 
     engine = build_tiny_engine(tiny_dir, audio_cache_bytes=1 << 24)
-    streamed = list(engine.stream(LONG, voice="af_kiko"))
-    again = list(engine.stream(LONG, voice="af_kiko"))
-    assert len(streamed) > 1 and len(again) == 1
-    np.testing.assert_allclose(again[0].samples, np.concatenate([p.samples for p in streamed]), atol=1e-5)
+    text = "我们明天早上八点在学校门口集合，然后一起坐车去博物馆参观，中午在公园里吃饭。"
+    streamed = list(engine.stream(text, voice="baker"))
+    again = list(engine.stream(text, voice="baker"))
+    assert len(streamed) > 1 and len(again) < len(streamed)
+    np.testing.assert_allclose(np.concatenate([p.samples for p in again]),
+                               np.concatenate([p.samples for p in streamed]), atol=1e-5)
+    assert len(list(engine.stream(LONG, voice="af_kiko"))) > 1
+    assert len(list(engine.stream(LONG, voice="af_kiko"))) > 1
 
 
 def _frames(voiced: np.ndarray, speech: tuple[int, int], per_frame: int = 600) -> Frames:

@@ -7,7 +7,8 @@ length follows the rate control. Three of them:
 
 - a Piper VITS voice (`.onnx` + `.onnx.json`): `input[B,T]`, `input_lengths[B]`,
   `scales[3]` -> `output[B,1,samples]`, with Piper's frame-length tensor for batches;
-- a Kokoro-style model: `tokens[1,T]`, `style[1,256]`, `speed[1]` -> audio, plus a vocab
+- a Kokoro-style model: `tokens[1,T]`, `style[1,256]`, `speed[1]` and the prosody inputs
+  kokoro_prosody.py adds (unused: a tiny voice has no F0) -> audio, plus a vocab
   and one style pack, and the same model cut at its decoder the way kokoro_split.py
   cuts Kokoro (text side, decoder with a normalization input, decoder measuring it);
 - a FastSpeech2 + vocoder pair with a `baker_mapper.json` and a checksummed manifest, the
@@ -141,7 +142,9 @@ def kokoro_model(directory: Path) -> tuple[Path, dict[str, int], dict[str, np.nd
     graph = helper.make_graph(
         nodes, "tiny_kokoro", [helper.make_tensor_value_info("tokens", TensorProto.INT64, [1, "T"]),
                                helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, 256]),
-                               helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1])],
+                               helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1]),
+                               helper.make_tensor_value_info("f0_scale", TensorProto.FLOAT, [1]),
+                               helper.make_tensor_value_info("f0_range", TensorProto.FLOAT, [1])],
         [helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["S"]),
          helper.make_tensor_value_info(KOKORO_DURATIONS, TensorProto.INT64, ["T"])], initializers)
     model = _save(graph, directory / "tiny-kokoro.onnx")

@@ -89,7 +89,9 @@ class Frames:
     it (whatever context the decoder needs around a window is the backend's business).
     `voiced` marks the frames inside voicing, where a join between windows could be heard;
     `speech` is the [first, last) frames that hold speech, the model's own leading and
-    trailing silence outside it; `spans` says where each id sounds (samples from frame 0)."""
+    trailing silence outside it; `spans` says where each id sounds (samples from frame 0).
+    `exact`: windows give the samples `infer_timed` gives (False where they only sound alike,
+    so the streamed audio is not cached as the segment's)."""
 
     count: int
     samples_per_frame: int
@@ -97,6 +99,7 @@ class Frames:
     voiced: np.ndarray
     speech: tuple[int, int]
     decode: Callable[[int, int], np.ndarray]
+    exact: bool = True
 
 
 def spans(durations: np.ndarray) -> np.ndarray:

@@ -69,9 +69,9 @@ class KokoroBackend(Backend):
         voice_packs: Mapping[str, np.ndarray],
         split: SplitSessions | None = None,
     ) -> None:
-        """`session` is the whole graph with prosody inputs: it speaks any style pack (a
-        clone search's candidates) and, without `split`, the voices too. With `split` the
-        voices run its text side and then its decoder, window by window if asked."""
+        """`session` is the whole graph with prosody inputs: it speaks whole segments and any
+        style pack (a clone search's candidates). With `split`, a voice's segment can also be
+        streamed: its text side once, then its decoder window by window."""
         self._session = session
         self._split = split
         self.capabilities = Capabilities(
@@ -135,18 +135,15 @@ class KokoroBackend(Backend):
         return self._session.model_path
 
     def load(self) -> None:
-        if self._split is None:
-            self._session.get()
-        else:
+        self._session.get()
+        if self._split is not None:
             self._split.text_side.get()
             self._split.decoder.get()
 
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
-        if self._split is None:
-            return self.infer_with_pack(ids, self._packs[voice], speed, prosody, timed=True)
-        frames = self.prepare(ids, voice, speed, prosody)
-        return frames.decode(0, frames.count), frames.spans
+        """A whole segment: the whole graph, normalizing with the sentence's own statistics."""
+        return self.infer_with_pack(ids, self._packs[voice], speed, prosody, timed=True)
 
     def prepare(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> Frames:
         if self._split is None:
@@ -173,7 +170,7 @@ class KokoroBackend(Backend):
         voiced = (f0.reshape(count, per_f0) > VOICED_HZ).any(axis=1)
         return Frames(count=count, samples_per_frame=kokoro_split.SAMPLES_PER_FRAME,
                       spans=spans(durations * kokoro_prosody.SAMPLES_PER_DURATION)[1:-1], voiced=voiced,
-                      speech=_speech(energy.reshape(count, per_f0).mean(axis=1)), decode=decode)
+                      speech=_speech(energy.reshape(count, per_f0).mean(axis=1)), decode=decode, exact=False)
 
     def _norms_of(self, voice: str) -> dict[str, np.ndarray]:
         """The decoder's normalization statistics for `voice`, measured on first use."""

@@ -17,12 +17,12 @@ Two things in the decoder see the whole segment at once and are changed here:
   hardly depend on the sentence (median difference 1-2 % of a standard deviation between
   sentences), so every mean and variance becomes an input (`norm:<tensor>`), filled with the
   voice's values measured once on a reference sentence by a second graph that exposes them
-  (`statistics_model`). A window then renders as the whole segment would.
-
-What still differs between a window and the whole is int8 dynamic quantization (its scale
-is taken per tensor) and the edges of each window's convolutions; the backend decodes some
-context around each window and the renderer joins windows where the voice is unvoiced,
-with a short cross-fade (engine/windows.py).
+  (`statistics_model`). Windows then sound as the whole segment does (DistillMOS and Whisper,
+benchmarks/streaming.py), without being its samples: int8 dynamic quantization scales each
+window's tensors by their own range, and the model magnifies small changes (the whole
+decode with its input scaled by 1.001 is 21 dB from the original). Whole segments keep the
+whole graph and its per-sentence normalization; the renderer joins windows where the voice
+is unvoiced, with a short cross-fade (engine/windows.py).
 
 Graphs are built from the prosody-edited model (kokoro_prosody.py) once and cached beside
 it, named by the source's hash and this edit's version.

@@ -17,7 +17,7 @@ the text side runs once, then each window is shaped, levelled, resampled and lim
 comes, and the first piece carries the job's words. The model's leading silence is left out
 by its own prediction of where speech starts (not decoded at all); its trailing silence is
 cut from the last piece by level, as `finish` cuts it. The whole waveform is cached when the
-last piece is done.
+last piece is done, where windows give the samples a whole segment has (`Frames.exact`).
 """
 
 from __future__ import annotations
@@ -178,8 +178,9 @@ class Renderer:
             yield AudioChunk(samples=np.concatenate([before, out, after]), sample_rate=rate, text=job.text,
                              phonemes=job.phonemes, index=job.index, warnings=job.warnings if piece_number == 0 else (),
                              words=words if piece_number == 0 else (), final=final)
-        spans = frames.spans - start if len(frames.spans) else frames.spans
-        self._cache.put(job.cache_key, Waveform(np.concatenate(shaped_pieces), spans))
+        if frames.exact:
+            spans = frames.spans - start if len(frames.spans) else frames.spans
+            self._cache.put(job.cache_key, Waveform(np.concatenate(shaped_pieces), spans))
 
     def clear_cache(self) -> None:
         self._cache.clear()
