@@ -3,8 +3,8 @@
 VITS's text side (text encoder, stochastic duration predictor, the normalizing flow) turns
 ids into latent frames `z` ([1, 192, frames], 256 samples each); its HiFi-GAN decoder turns
 those into audio. The decoder is convolutions only (no normalization over time, no running
-phase), so a window of frames decoded with 12 frames of context on each side is the whole
-segment's audio to 130 dB SNR (8 frames: 66 dB; fp32 joe, one sentence). Both parts are cut
+phase), so a window of frames decoded with 8 frames of context on each side is the whole
+segment's audio to 66 dB SNR (12 frames: 130 dB; fp32 joe, one sentence). Both parts are cut
 from the timed model (vits.py `timed_model`) and cached beside it, by its name and this
 cut's version.
 """
