@@ -109,18 +109,30 @@ def test_english_only_text_is_a_clear_error_for_the_mandarin_voice(engine):
 
 
 @pytest.mark.mandarin
+def _segments(pieces):
+    """(text, samples, rate) per segment of a stream, its pieces joined."""
+    segments, parts = [], []
+    for piece in pieces:
+        parts.append(piece.samples)
+        if piece.final:
+            segments.append((piece.text, np.concatenate(parts), piece.sample_rate))
+            parts = []
+    return segments
+
+
+@pytest.mark.mandarin
 def test_mixed_text_is_one_stream_in_two_voices_at_one_loudness(engine):
-    chunks = list(engine.stream("我们明天用 Python 写一个 demo。", voice="baker"))
-    assert [c.text for c in chunks] == ["我们明天用", "Python", "写一个", "demo."]
-    assert {c.sample_rate for c in chunks} == {24_000}
+    segments = _segments(engine.stream("我们明天用 Python 写一个 demo。", voice="baker"))
+    assert [text for text, *_ in segments] == ["我们明天用", "Python", "写一个", "demo."]
+    assert {rate for *_, rate in segments} == {24_000}
     from emovox.audio.effects import speech_level_db
 
-    levels = [speech_level_db(c.samples, c.sample_rate) for c in chunks]
+    levels = [speech_level_db(samples, rate) for _, samples, rate in segments]
     assert max(levels) - min(levels) < 4.0, levels
 
-    english_voice = list(engine.stream("Say 你好 to everyone.", voice="joe"))
-    assert [c.text for c in english_voice] == ["Say", "你好", "to everyone."]
-    assert {c.sample_rate for c in english_voice} == {22_050}  # the Mandarin chunk is resampled
+    english_voice = _segments(engine.stream("Say 你好 to everyone.", voice="joe"))
+    assert [text for text, *_ in english_voice] == ["Say", "你好", "to everyone."]
+    assert {rate for *_, rate in english_voice} == {22_050}  # the Mandarin segment is resampled
 
 
 @pytest.mark.mandarin

@@ -45,12 +45,15 @@ def test_speed_changes_duration(engine):
     assert slow.duration > 1.3 * fast.duration
 
 
-def test_stream_yields_sentence_chunks_in_order(engine):
+def test_stream_yields_each_sentence_in_pieces_in_order(engine):
     text = "First sentence here. Second one follows! And a third?"
-    chunks = list(engine.stream(text, voice="joe"))
-    assert [c.text for c in chunks] == ["First sentence here.", "Second one follows!", "And a third?"]
-    assert [c.index for c in chunks] == [0, 1, 2]
-    assert all(c.sample_rate == 22050 and c.duration > 0.3 for c in chunks)
+    pieces = list(engine.stream(text, voice="joe"))
+    finals = [piece for piece in pieces if piece.final]
+    assert [p.text for p in finals] == ["First sentence here.", "Second one follows!", "And a third?"]
+    assert [p.index for p in pieces] == sorted(p.index for p in pieces)
+    assert {p.index for p in pieces} == {0, 1, 2} and len(pieces) > 3
+    assert all(p.sample_rate == 22050 for p in pieces)
+    assert all(sum(p.duration for p in pieces if p.index == i) > 0.3 for i in range(3))
 
 
 def test_kokoro_is_deterministic_and_safe_across_threads(engine):

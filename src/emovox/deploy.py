@@ -76,7 +76,8 @@ class Synthesis:
         self.scheduler = Scheduler(self.engine, SchedulerSettings(workers=1))
 
     async def synthesize(self, jobs: list[ChunkJob]) -> AsyncIterator[AudioChunk]:
-        """The chunks of `jobs` in order; cancelled (the client went away) between chunks."""
+        """The chunks of `jobs` in order, each in its pieces; cancelled (the client went away)
+        between pieces."""
         from contextlib import aclosing
 
         for voice in dict.fromkeys(job.voice for job in jobs):  # a clone made elsewhere: read through
@@ -87,7 +88,7 @@ class Synthesis:
             async with aclosing(self.scheduler.chunks(jobs)) as chunks:
                 async for chunk in chunks:
                     yield chunk
-                    sent += 1
+                    sent += chunk.final
         except (asyncio.CancelledError, GeneratorExit):
             log.info("stream cancelled after %d of %d chunks: the caller went away", sent, len(jobs))
             raise
