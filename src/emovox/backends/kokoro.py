@@ -10,6 +10,7 @@ on a reference sentence. Loudness and spectral tilt are the renderer's, on the w
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ from emovox.backends import assets, kokoro_prosody, kokoro_split
 from emovox.backends.base import Backend, Capabilities, Cloning, Frames, PitchControl, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
+from emovox.paths import written_atomically
 from emovox.types import Prosody, VoiceInfo
 
 SAMPLE_RATE = 24_000
@@ -183,6 +185,24 @@ class KokoroBackend(Backend):
         return norms
 
     def _measure_norms(self, pack: np.ndarray) -> dict[str, np.ndarray]:
+        """Measured once per machine: kept beside the statistics graph, named by the graph,
+        the pack and the reference sentence, written atomically."""
+        graph = self._split.statistics.model_path
+        digest = hashlib.sha256(np.ascontiguousarray(pack).tobytes() + REFERENCE_PHONEMES.encode()).hexdigest()[:16]
+        stored = graph.with_name(f"{graph.stem}-stats") / f"{digest}.npz" if graph else None
+        if stored is not None and stored.is_file():
+            try:
+                with np.load(stored) as saved:
+                    return {name: saved[name] for name in saved.files}
+            except (OSError, ValueError):
+                pass  # unreadable: measure again and replace it
+        norms = self._measured_norms(pack)
+        if stored is not None:
+            with written_atomically(stored) as partial, open(partial, "wb") as out:
+                np.savez(out, **norms)
+        return norms
+
+    def _measured_norms(self, pack: np.ndarray) -> dict[str, np.ndarray]:
         ids = self.encode(REFERENCE_PHONEMES).ids
         style = self._style(pack, len(ids))
         aligned, f0, energy, _ = self._split.text_side.get().run(None, self._inputs(ids, style, 1.0, Prosody()))

@@ -157,15 +157,22 @@ class Engine:
                 "prosody": CacheStats.of_lru(self.planner.calibrated), "audio": self.renderer.cache_stats()}
 
     def warmup(self, voices: Iterable[str] | None = None) -> None:
-        """Load the sessions behind `voices` (all by default) and run one short inference each."""
+        """Load the sessions behind `voices` (all by default) and run one short inference each;
+        where a backend streams in windows, prepare one sentence per voice too (Kokoro measures
+        each voice's decoder statistics on first use)."""
         names = list(voices) if voices is not None else [info.name for info in self.voices()]
         warmed: set[str] = set()
         for name in names:
             entry = self.catalogue.entry(name)
+            text = WARMUP_TEXT.get(entry.info.language, WARMUP_TEXT["en"])
             if entry.backend.name not in warmed:
                 entry.backend.load()
-                self.synthesize(WARMUP_TEXT.get(entry.info.language, WARMUP_TEXT["en"]), voice=entry.info.name)
+                self.synthesize(text, voice=entry.info.name)
                 warmed.add(entry.backend.name)
+            if entry.backend.capabilities.streaming:  # the window path, past the audio cache
+                for job in self.plan(text, voice=entry.info.name):
+                    frames = entry.backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
+                    frames.decode(0, min(1, frames.count))
 
     # -- planning ------------------------------------------------------------------------
 
