@@ -155,8 +155,9 @@ class FastSpeech2Backend(Backend):
             (audio,) = vocoder.run(None, {"mels": mel[:, lo:hi]})
             return np.asarray(audio, dtype=np.float32).reshape(-1)[(start - lo) * HOP:(end - lo) * HOP]
 
-        # Speech lies between the leading `sil` and the trailing `sil` and `eos`.
-        speech = (int(durations[0]), count - int(durations[-2:].sum()))
+        # Speech starts after the leading `sil`; the last syllable rings on into the trailing
+        # `sil`, so the end is left to the renderer's level trim.
+        speech = (int(durations[0]), count)
         return Frames(count=count, samples_per_frame=HOP, spans=spans(durations * HOP),
                       voiced=np.zeros(count, bool), speech=speech, decode=decode)
 

@@ -120,7 +120,7 @@ class HibariBackend(Backend):
                                voice_quality(prosody))
         units = np.asarray(durations, np.int64).reshape(-1)
         per_unit = hibari_graph.SAMPLES_PER_DURATION // HOP
-        speech = (int(units[0]) * per_unit, int(units[:-1].sum()) * per_unit)
+        speech = (int(units[0]) * per_unit, signal.count)  # the end: the renderer's level trim
         return Frames(count=signal.count, samples_per_frame=HOP,
                       spans=spans(units * hibari_graph.SAMPLES_PER_DURATION)[1:-1],
                       voiced=np.zeros(signal.count, bool), speech=speech,

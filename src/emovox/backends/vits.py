@@ -227,8 +227,9 @@ class VitsBackend(Backend):
             audio = session.run(None, {vits_split.LATENT: latent[:, :, lo:hi]})[0].reshape(-1)
             return np.asarray(audio[(start - lo) * HOP:(end - lo) * HOP], dtype=np.float32)
 
-        # Speech lies between the start symbol with its pad and the end symbol.
-        speech = (int(durations[:2].sum()), count - int(durations[-1]))
+        # Speech starts after the start symbol and its pad; the end is left to the renderer's
+        # level trim (a last sound can ring on past its own frames).
+        speech = (int(durations[:2].sum()), count)
         return Frames(count=count, samples_per_frame=HOP, spans=spans(durations * HOP),
                       voiced=np.zeros(count, bool), speech=speech, decode=decode)
 

@@ -14,10 +14,11 @@ the same job would compute again.
 
 `stream` gives the same chunk in pieces where the backend decodes in windows (`Frames`):
 the text side runs once, then each window is shaped, levelled, resampled and limited as it
-comes, and the first piece carries the job's words. The model's leading silence is left out
-by its own prediction of where speech starts (not decoded at all); its trailing silence is
-cut from the last piece by level, as `finish` cuts it. The whole waveform is cached when the
-last piece is done, where windows give the samples a whole segment has (`Frames.exact`).
+comes, and the first piece carries the job's words. The model's leading silence is mostly
+not decoded at all (its own prediction of where speech starts); what is left of it is cut
+from the first piece, and the trailing silence from the last, by level, as `finish` cuts them.
+The whole waveform is cached when the last piece is done, where windows give the samples a
+whole segment has (`Frames.exact`).
 """
 
 from __future__ import annotations
@@ -155,8 +156,6 @@ class Renderer:
         frames = backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
         first, last = windows.decoded_range(frames, source_rate)
         start = first * frames.samples_per_frame
-        length = (last - first) * frames.samples_per_frame
-        words = word_times(job.words, job.id_words, frames.spans, source_rate, job.pause_before_s, start, length)
         shaper = effects.LevelShaper(source_rate, job.controls.energy_db, job.controls.tilt_db)
         rate = job.output_rate or source_rate
         resampler = soxr.ResampleStream(source_rate, rate, 1, dtype="float32") if rate != source_rate else None
@@ -165,6 +164,12 @@ class Renderer:
         shaped_pieces, peak_rms = [], 0.0
         for piece_number, (samples, final) in enumerate(windows.decoded(frames, source_rate)):
             shaped = shaper.process(samples, final=final)
+            if piece_number == 0:  # what silence is left before the speech, cut as `finish` cuts it
+                lead = post.speech_bounds(shaped, source_rate)[0] if len(shaped) else 0
+                shaped, start = shaped[lead:], start + lead
+                length = (last - first) * frames.samples_per_frame - lead
+                words = word_times(job.words, job.id_words, frames.spans, source_rate, job.pause_before_s, start,
+                                   length)
             peak_rms = max(peak_rms, float(post.frame_rms(shaped, source_rate).max(initial=0.0)))
             if final:  # the model's trailing silence, cut as `finish` cuts it from a whole segment
                 shaped = shaped[:post.speech_end(shaped, source_rate, peak_rms)]
