@@ -5,7 +5,7 @@
 
 A real server on loopback in its own process (benchmarks/load.py), the audio cache off, and
 every request a sentence no request before it used (made from templates, 10 to 200
-characters), so each one costs a synthesis: the figures are the models' work. The clock
+characters, emovox.bench.sentences), so each one costs a synthesis: the figures are the models' work. The clock
 stops at the first body byte of a pcm stream.
 
 Rows: for each voice, one client asking in turn (`--repeats` sentences of each length:
@@ -22,7 +22,6 @@ import concurrent.futures
 import dataclasses
 import itertools
 import json
-import random
 import statistics
 import time
 from pathlib import Path
@@ -30,43 +29,10 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from emovox.bench.sentences import fresh_sentences
 from emovox.profiles import profile
 from emovox.server.scheduler import SchedulerSettings
 from load import PCM_RATE, ServerProcess
-
-BUCKETS = {"short (<30)": (10, 30), "medium (30-100)": (30, 100), "long (100-200)": (100, 201)}
-_WHO = ["The bus", "Our neighbour", "A tired waiter", "The new manager", "My cousin", "The night nurse",
-        "Every student", "The old ferry", "Her brother", "The delivery van", "A stray cat", "The choir"]
-_DID = ["left early", "came back late", "forgot the keys", "found a wallet", "missed the train",
-        "painted the fence", "sang all evening", "fixed the radio", "lost the match", "won a prize"]
-_WHEN = ["on Monday", "after lunch", "before the storm", "last winter", "in the morning", "at dawn",
-         "during the fair", "near the station", "by the river", "this weekend"]
-_NAMES = ["Anna", "Tom", "Maria", "Kenji", "Priya", "Omar", "Lena", "Jack", "Sofia", "Ravi"]
-_SHORT = ["smiled", "waved back", "called twice", "said hello", "agreed at once", "came home", "laughed",
-          "slept well", "paid later", "won again"]
-_GREETINGS = ["Good morning", "Hello there", "Welcome back", "Good night", "Thank you", "See you soon",
-              "Happy birthday", "Well done"]
-_WHY = ["because the roads were flooded", "although nobody had asked", "while the others were asleep",
-        "so that the children could rest", "since the shop was closing", "and then told everyone about it",
-        "even though it was raining hard", "which surprised the whole street"]
-
-
-def fresh_sentences(seed: int) -> dict[str, list[str]]:
-    """Distinct sentences by length bucket, shuffled; no sentence appears twice in a run."""
-    rng = random.Random(seed)
-    candidates = {f"{who} {did}." for who, did in itertools.product(_WHO + _NAMES, _DID + _SHORT)}
-    candidates |= {f"{greeting}, {name}." for greeting, name in itertools.product(_GREETINGS, _NAMES)}
-    candidates |= {f"{who} {did} {when}." for who, did, when in itertools.product(_WHO, _DID, _WHEN)}
-    candidates |= {f"{who} {did} {when}, {why}." for who, did, when, why in itertools.product(_WHO, _DID, _WHEN, _WHY)}
-    for _ in range(20_000):
-        who, who2 = rng.sample(_WHO, 2)
-        why, why2 = rng.sample(_WHY, 2)
-        candidates.add(f"{who} {rng.choice(_DID)} {rng.choice(_WHEN)}, {why}, and "
-                       f"{who2.lower()} {rng.choice(_DID)} {rng.choice(_WHEN)} too" + rng.choice([".", f", {why2}."]))
-    made = {name: sorted(text for text in candidates if low <= len(text) < high) for name, (low, high) in BUCKETS.items()}
-    for texts in made.values():
-        rng.shuffle(texts)
-    return made
 
 
 def first_audio(url: str, voice: str, text: str, session: httpx.Client) -> tuple[int, float, float, int]:

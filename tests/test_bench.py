@@ -28,6 +28,7 @@ def test_bench_measures_a_profile_and_writes_json_markdown_and_plots(tmp_path):
     joe, heart = edge["voices"]
     assert edge["profile"]["name"] == "edge" and edge["load_s"] > 0 and edge["peak_rss_mb"] > 50
     assert 0 < joe["rtf"]["median"] < 1 and joe["first_chunk_ms"] > 0 and joe["model_mb"] < 30
+    assert 0 < joe["cache_hit_ms"] < joe["first_chunk_ms"]  # measured apart: a hit is no synthesis
     assert [level["clients"] for level in joe["concurrency"]] == [1, 2]
     assert all(level["audio_s_per_s"] > 1 and level["requests"] > 0 for level in joe["concurrency"])
     assert heart["voice"] == "heart" and 0 < heart["rtf"]["median"] < joe["rtf"]["median"] and heart["model_mb"] < 10
