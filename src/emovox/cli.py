@@ -413,7 +413,7 @@ def _cmd_profiles(args: argparse.Namespace) -> int:
         print(json.dumps([p.to_dict() | {"measured": measured.get(p.name)} for p in PROFILES.values()], indent=2))
         return 0
     table = Table("profile", "models", "precision", "threads", "workers, batching", "first cut", "cache",
-                  "measured here: RTF / first chunk / peak RSS")
+                  "measured here: RTF / first audio / peak RSS")
     for p in PROFILES.values():
         run = measured.get(p.name)
         figures = "; ".join(f"{v['voice']} {v['rtf']['median']:.3f} / {v['first_chunk_ms']:.0f} ms" for v in run["voices"]) \
