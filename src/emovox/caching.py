@@ -55,11 +55,13 @@ class AudioCache:
         self._lock = threading.Lock()
         self._hits = self._misses = 0
 
-    def get(self, key: Hashable):
+    def get(self, key: Hashable, *others: Hashable):
+        """The value under `key`, else under the first of `others` that has one: one lookup
+        counted, a hit or a miss."""
         if not self._enabled:
             return None
         with self._lock:
-            samples = self._entries.get(key)
+            samples = next((value for value in map(self._entries.get, (key, *others)) if value is not None), None)
             if samples is None:
                 self._misses += 1
             else:

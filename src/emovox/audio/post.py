@@ -41,6 +41,16 @@ def frame_rms(samples: np.ndarray, sample_rate: int) -> np.ndarray:
     return np.sqrt(np.mean(frames.astype(np.float64) ** 2, axis=1))
 
 
+def speech_start(samples: np.ndarray, sample_rate: int, peak_rms: float) -> int:
+    """Where `trim_silence` would start the first part of a segment that arrives in pieces,
+    `peak_rms` standing in for the whole segment's loudest frame."""
+    frame = max(1, int(sample_rate * _FRAME_S))
+    loud = np.flatnonzero(frame_rms(samples, sample_rate) > peak_rms * 10 ** (_SILENCE_DB / 20))
+    if len(loud) == 0:
+        return 0
+    return max(0, loud[0] * frame - int(sample_rate * _MARGIN_S))
+
+
 def speech_end(samples: np.ndarray, sample_rate: int, peak_rms: float) -> int:
     """Where `trim_silence` would end the last part of a segment that arrived in pieces:
     `peak_rms` is the loudest frame of the whole segment (`frame_rms`)."""

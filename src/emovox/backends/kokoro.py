@@ -10,6 +10,7 @@ on a reference sentence. Loudness and spectral tilt are the renderer's, on the w
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -43,6 +44,13 @@ VOICED_HZ = 30.0
 #: The predicted energy curve sits near -9 in silence and at 0 to 8 in speech; a frame this
 #: far above the sentence's floor is speech (it lands 0-8 frames outside the audible edges).
 SPEECH_ENERGY_RISE = 4.0
+#: Frames kept after the last loud one (a final /s/ can lie below the rise); the renderer's
+#: level trim cuts what is silent.
+SPEECH_TAIL_FRAMES = 10
+#: Speech shorter than this (frames of 25 ms) is decoded whole by the whole graph: the voice's
+#: statistics, measured on a sentence, fit a lone word badly (windows of jf_alpha's "Yes." and
+#: "No." were heard as nothing by Whisper, "Okay." as "Yeah"), and a word is quick to make.
+SHORT_SPEECH_FRAMES = 40
 #: The sentence each voice's decoder statistics are measured on (espeak-ng IPA): 6 s of
 #: ordinary declarative speech.
 REFERENCE_PHONEMES = ("ðə vˈɪlɪdʒ wˈoʊk slˈoʊli, ænd ðə bˈeɪkɚɹ ˈoʊpənd hɪz dˈɔːɹz "
@@ -169,10 +177,20 @@ class KokoroBackend(Backend):
             per_frame = kokoro_split.SAMPLES_PER_FRAME
             return np.asarray(audio[(start - lo) * per_frame:(end - lo) * per_frame], dtype=np.float32)
 
+        first, last = _speech(energy.reshape(count, per_f0).mean(axis=1))
+        exact = last - first < SHORT_SPEECH_FRAMES
+        if exact:  # a word or two: the whole graph, sliced (windows of it would lose the word)
+            whole = functools.cache(lambda: self.infer_with_pack(ids, self._packs[voice], speed, prosody))
+            per_frame = kokoro_split.SAMPLES_PER_FRAME
+
+            def decode(start: int, end: int) -> np.ndarray:
+                return whole()[start * per_frame:end * per_frame]
+
         voiced = (f0.reshape(count, per_f0) > VOICED_HZ).any(axis=1)
         return Frames(count=count, samples_per_frame=kokoro_split.SAMPLES_PER_FRAME,
                       spans=spans(durations * kokoro_prosody.SAMPLES_PER_DURATION)[1:-1], voiced=voiced,
-                      speech=_speech(energy.reshape(count, per_f0).mean(axis=1)), decode=decode, exact=False)
+                      speech=(first, min(count, last + SPEECH_TAIL_FRAMES) if last > first else last), decode=decode,
+                      exact=exact)
 
     def _norms_of(self, voice: str) -> dict[str, np.ndarray]:
         """The decoder's normalization statistics for `voice`, measured on first use."""
@@ -242,7 +260,7 @@ class KokoroBackend(Backend):
 def _speech(energy: np.ndarray) -> tuple[int, int]:
     """[first, last) frames the predicted energy puts speech in: above its silence floor by
     SPEECH_ENERGY_RISE. The durations cannot say it: Kokoro draws a sentence's last sound out
-    with its trailing silence (0.8 s of it on one sentence of eleven words)."""
+    with its trailing silence (0.8 s of it on one sentence)."""
     loud = np.flatnonzero(energy > energy.min() + SPEECH_ENERGY_RISE)
     return (int(loud[0]), int(loud[-1]) + 1) if len(loud) else (0, 0)
 

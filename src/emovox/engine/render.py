@@ -17,8 +17,8 @@ the text side runs once, then each window is shaped, levelled, resampled and lim
 comes, and the first piece carries the job's words. The model's leading silence is mostly
 not decoded at all (its own prediction of where speech starts); what is left of it is cut
 from the first piece, and the trailing silence from the last, by level, as `finish` cuts them.
-The whole waveform is cached when the last piece is done, where windows give the samples a
-whole segment has (`Frames.exact`).
+The whole waveform is cached when the last piece is done: as the segment's where windows give
+the samples a whole segment has (`Frames.exact`), else apart, for the next stream of it.
 """
 
 from __future__ import annotations
@@ -53,17 +53,19 @@ def shape(samples: np.ndarray, backend: Backend, controls: Prosody) -> np.ndarra
 
 @dataclass(frozen=True)
 class Waveform:
-    """A job's shaped audio and where each of its ids sounds ([ids, 2] samples; may be empty)."""
+    """A job's shaped audio and where each of its ids sounds ([ids, 2] samples; may be empty).
+    `trimmed`: its edge silence is already cut (a streamed segment's, as its pieces were)."""
 
     samples: np.ndarray
     spans: np.ndarray
+    trimmed: bool = False
 
     @property
     def nbytes(self) -> int:
         return self.samples.nbytes + self.spans.nbytes
 
     def read_only(self) -> Waveform:
-        return Waveform(read_only(self.samples), read_only(self.spans))
+        return Waveform(read_only(self.samples), read_only(self.spans), self.trimmed)
 
     def __len__(self) -> int:
         return len(self.samples)
@@ -86,11 +88,13 @@ class Renderer:
     def infer(self, job: ChunkJob) -> Waveform:
         """The job's shaped waveform, from the audio cache when the same job ran before."""
         waveform = self._cache.get(job.cache_key)
-        if waveform is None:
-            backend = self._catalogue.backend(job.backend)
-            raw, spans = backend.infer_timed(list(job.ids), job.model_voice, job.speed, job.controls)
-            waveform = Waveform(shape(raw, backend, job.controls), spans)
-            self._cache.put(job.cache_key, waveform)
+        return self._computed(job) if waveform is None else waveform
+
+    def _computed(self, job: ChunkJob) -> Waveform:
+        backend = self._catalogue.backend(job.backend)
+        raw, spans = backend.infer_timed(list(job.ids), job.model_voice, job.speed, job.controls)
+        waveform = Waveform(shape(raw, backend, job.controls), spans)
+        self._cache.put(job.cache_key, waveform)
         return waveform
 
     def infer_batch(self, jobs: list[ChunkJob]) -> list[Waveform]:
@@ -121,7 +125,8 @@ class Renderer:
         """Trim, level, resample, limit and pad a job's waveform into the chunk a listener
         gets, with each word's time in it."""
         source_rate = self._catalogue.backend(job.backend).sample_rate
-        start, end = post.speech_bounds(waveform.samples, source_rate)
+        start, end = (0, len(waveform.samples)) if waveform.trimmed else post.speech_bounds(waveform.samples,
+                                                                                             source_rate)
         samples = waveform.samples[start:end]
         words = word_times(job.words, job.id_words, waveform.spans, source_rate, job.pause_before_s, start,
                            end - start)
@@ -137,19 +142,20 @@ class Renderer:
         return AudioChunk(samples=samples, sample_rate=rate, text=job.text, phonemes=job.phonemes,
                           index=job.index, warnings=job.warnings, words=words)
 
-    def streams(self, job: ChunkJob) -> bool:
-        """Whether `stream` gives this job in more than one piece: its backend decodes in
-        windows, no pitch needs reshaping on the whole waveform, and it is not cached."""
-        backend = self._catalogue.backend(job.backend)
-        capabilities = backend.capabilities
+    def windowed_for(self, job: ChunkJob) -> bool:
+        """Whether this job's backend decodes it in windows: it can, and no pitch needs
+        reshaping on the whole waveform (TD-PSOLA)."""
+        capabilities = self._catalogue.backend(job.backend).capabilities
         signal_pitch = capabilities.pitch.on_signal and job.controls.changes_pitch
-        return self.windowed and capabilities.streaming and not signal_pitch and self._cache.get(job.cache_key) is None
+        return self.windowed and capabilities.streaming and not signal_pitch
 
     def stream(self, job: ChunkJob) -> Iterator[AudioChunk]:
-        """The chunk of `job` in pieces as its windows are decoded (one piece where `streams`
-        is false); concatenated, the pieces are the chunk, and only the last has `final`."""
-        if not self.streams(job):
-            yield self.render(job)
+        """The chunk of `job` in pieces as its windows are decoded (one piece when it is
+        cached or not `windowed_for`); concatenated, the pieces are the chunk, and only the
+        last has `final`."""
+        cached = self._cache.get(job.cache_key, _streamed_key(job))
+        if cached is not None or not self.windowed_for(job):
+            yield self.finish(job, self._computed(job) if cached is None else cached)
             return
         backend = self._catalogue.backend(job.backend)
         source_rate = backend.sample_rate
@@ -165,7 +171,7 @@ class Renderer:
         for piece_number, (samples, final) in enumerate(windows.decoded(frames, source_rate)):
             shaped = shaper.process(samples, final=final)
             if piece_number == 0:  # what silence is left before the speech, cut as `finish` cuts it
-                lead = post.speech_bounds(shaped, source_rate)[0] if len(shaped) else 0
+                lead = post.speech_start(shaped, source_rate, self._voice_peak_rms(job.voice)) if len(shaped) else 0
                 shaped, start = shaped[lead:], start + lead
                 length = (last - first) * frames.samples_per_frame - lead
                 words = word_times(job.words, job.id_words, frames.spans, source_rate, job.pause_before_s, start,
@@ -180,15 +186,26 @@ class Renderer:
             out = effects.limit(out)
             before = np.zeros(int(rate * job.pause_before_s) if piece_number == 0 else 0, dtype=np.float32)
             after = np.zeros(int(rate * job.pause_after_s) if final else 0, dtype=np.float32)
+            if final:  # cached before the last piece is handed over: nobody asks past it
+                spans = frames.spans - start if len(frames.spans) else frames.spans
+                self._cache.put(job.cache_key if frames.exact else _streamed_key(job),
+                                Waveform(np.concatenate(shaped_pieces), spans, trimmed=True))
             yield AudioChunk(samples=np.concatenate([before, out, after]), sample_rate=rate, text=job.text,
                              phonemes=job.phonemes, index=job.index, warnings=job.warnings if piece_number == 0 else (),
                              words=words if piece_number == 0 else (), final=final)
-        if frames.exact:
-            spans = frames.spans - start if len(frames.spans) else frames.spans
-            self._cache.put(job.cache_key, Waveform(np.concatenate(shaped_pieces), spans))
+
+    def _voice_peak_rms(self, voice: str) -> float:
+        """What a whole segment's loudest 10 ms frame usually is for `voice` (its speech
+        level and a typical crest of 6 dB): the first piece alone may hold only an onset."""
+        return 10 ** ((self._speech_level_db(voice) + 6.0) / 20)
 
     def clear_cache(self) -> None:
         self._cache.clear()
 
     def cache_stats(self) -> CacheStats:
         return self._cache.stats()
+
+
+def _streamed_key(job: ChunkJob) -> tuple:
+    """Where a segment streamed in windows that only sound like its whole is cached."""
+    return (*job.cache_key, "windows")
