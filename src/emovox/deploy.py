@@ -71,7 +71,7 @@ class Synthesis:
                                     audio_cache_bytes=0)
         self.store = open_store()
         follow_store(self.engine, self.store, watch=True)
-        self.engine.warmup()
+        self.engine.warmup(windows=False)  # as quick to come up as before streaming in windows
         # one chunk at a time on all of the replica's threads, requests taking turns chunk by chunk
         self.scheduler = Scheduler(self.engine, SchedulerSettings(workers=1))
 

@@ -156,10 +156,11 @@ class Engine:
         return {"phonemes": self._frontends["en"].cache_stats(), "pinyin": self._frontends["zh"].cache_stats(),
                 "prosody": CacheStats.of_lru(self.planner.calibrated), "audio": self.renderer.cache_stats()}
 
-    def warmup(self, voices: Iterable[str] | None = None) -> None:
+    def warmup(self, voices: Iterable[str] | None = None, windows: bool = True) -> None:
         """Load the sessions behind `voices` (all by default) and run one short inference each;
         where a backend streams in windows, prepare one sentence per voice too (Kokoro measures
-        each voice's decoder statistics on first use)."""
+        each voice's decoder statistics on first use). `windows=False` leaves that to the first
+        streamed request (a replica that must come up fast after a node is lost)."""
         names = list(voices) if voices is not None else [info.name for info in self.voices()]
         warmed: set[str] = set()
         for name in names:
@@ -169,7 +170,7 @@ class Engine:
                 entry.backend.load()
                 self.synthesize(text, voice=entry.info.name)
                 warmed.add(entry.backend.name)
-            if entry.backend.capabilities.streaming:  # the window path, past the audio cache
+            if windows and entry.backend.capabilities.streaming:  # the window path, past the audio cache
                 for job in self.plan(text, voice=entry.info.name):
                     frames = entry.backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
                     frames.decode(0, min(1, frames.count))
