@@ -32,11 +32,7 @@ def window_snr_db(engine, voice: str, text: str) -> float:
     backend = engine.backend_of(voice)
     job = next(iter(engine.plan(text, voice=voice)))
     frames = backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
-    first, last = windows.decoded_range(frames, backend.sample_rate)
-    whole = frames.decode(first, last)
-    joined = np.concatenate([samples for samples, _ in windows.decoded(frames, backend.sample_rate)])
-    error = np.sum((joined - whole) ** 2)
-    return float("inf") if error == 0 else float(10 * np.log10(np.sum(whole ** 2) / error))
+    return windows.join_snr_db(frames, backend.sample_rate)
 
 
 def main() -> None:

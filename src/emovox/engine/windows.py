@@ -78,3 +78,13 @@ def decoded(frames: Frames, sample_rate: int) -> Iterator[tuple[np.ndarray, bool
         else:
             held = samples[-fade:]
             yield samples[:-fade], False
+
+
+def join_snr_db(frames: Frames, sample_rate: int) -> float:
+    """How far the joined windows are from one decode of the same range (SNR in dB; inf
+    where they are the same samples): what windowing alone changes."""
+    first, last = decoded_range(frames, sample_rate)
+    whole = frames.decode(first, last)
+    joined = np.concatenate([samples for samples, _ in decoded(frames, sample_rate)])
+    error = float(np.sum((joined - whole) ** 2))
+    return float("inf") if error == 0 else float(10 * np.log10(np.sum(whole ** 2) / error))
