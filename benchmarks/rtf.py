@@ -2,10 +2,15 @@
 
     make bench                          # or: .venv/bin/python benchmarks/rtf.py --repeats 5
 
+Two sets of sentences the repository does not hold, made fresh for each run by
+emovox.bench.sentences (`--seed`): eight short ones (under 30 characters) and eight long
+ones (100-200), so per-call overhead shows as well as throughput.
+
 Peers (the `bench` extra): `piper-tts` for the Piper VITS voice `joe`, `kokoro-onnx` for the
 Kokoro voices, each loading the very same ONNX file, and hibari's own runtime for `heart`. Both sides go text -> waveform
-(normalization, G2P, inference). Runs are interleaved sentence by sentence so machine drift
-hits both alike; the figure is the median over repeats of compute seconds / audio seconds.
+(normalization, G2P, inference). Each repeat runs both over all the sentences in turn
+(emovox.bench.peers.measure says why not sentence by sentence); the figure is the median over
+repeats of compute seconds / audio seconds, and of compute seconds alone for the same text.
 """
 
 from __future__ import annotations
@@ -17,19 +22,16 @@ from pathlib import Path
 from emovox import from_packages
 from emovox.bench.machine import describe
 from emovox.bench.peers import emovox_synth, kokoro_onnx_synth, measure, peer_for, phonemizer
+from emovox.bench.sentences import fresh_sentences
 
-SENTENCES = [
-    "The meeting moved to 3:30 PM on Friday, March 14th.",
-    "Dr. Smith paid $12.75 for two coffees at St. Mary's.",
-    "I can't believe we actually won the game tonight!",
-    "Please turn left after 250 meters and keep going for 1.5 km.",
-    "She whispered that the children were finally asleep, and the house grew quiet at last.",
-]
+LENGTHS = {"short": "short (<30)", "long": "long (100-200)"}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0, help="which fresh sentences")
+    parser.add_argument("--sentences", type=int, default=8, help="sentences per length")
     parser.add_argument("--voices", nargs="*",
                         default=["heart", "joe", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"])
     parser.add_argument("--same-phonemes", action="store_true",
@@ -42,8 +44,10 @@ def main() -> None:
     from rich.table import Table
 
     engine = from_packages(audio_cache_bytes=0)  # every repeat synthesizes: timing, not memory reads
+    made = fresh_sentences(args.seed)
+    sentences = {length: made[bucket][:args.sentences] for length, bucket in LENGTHS.items()}
     rows = []
-    for voice in args.voices:
+    for voice, length in ((voice, length) for voice in args.voices for length in LENGTHS):
         backend = engine.backend_of(voice).name
         if backend == "kokoro" and args.same_phonemes:
             peer_name, peer = "kokoro-onnx (our phonemes)", kokoro_onnx_synth(voice, phonemizer(engine))
@@ -53,18 +57,20 @@ def main() -> None:
                 print(f"{voice}: no peer runtime installed for {backend} (make bench installs them)")
                 continue
             peer_name, peer = found
-        result = measure({"emovox": emovox_synth(engine, voice), peer_name: peer}, SENTENCES, args.repeats)
-        ours, theirs = result["emovox"]["rtf_median"], result[peer_name]["rtf_median"]
-        rows.append({"voice": voice, "peer": peer_name, "emovox_rtf": ours, "peer_rtf": theirs,
-                     "ratio": ours / theirs, "details": result})
-    table = Table("voice", "peer", "emovox RTF", "peer RTF", "ratio (≤ 1 is as fast or faster)",
-                  title=f"median of {args.repeats} repeats x {len(SENTENCES)} sentences")
+        result = measure({"emovox": emovox_synth(engine, voice), peer_name: peer}, sentences[length], args.repeats)
+        ours, theirs = result["emovox"], result[peer_name]
+        rows.append({"voice": voice, "length": length, "peer": peer_name, "emovox_rtf": ours["rtf_median"],
+                     "peer_rtf": theirs["rtf_median"], "ratio": ours["rtf_median"] / theirs["rtf_median"],
+                     "compute_ratio": ours["compute_median"] / theirs["compute_median"], "details": result})
+    table = Table("voice", "sentences", "peer", "emovox RTF", "peer RTF", "RTF ratio", "compute ratio",
+                  title=f"median of {args.repeats} repeats x {args.sentences} sentences per length "
+                        "(ratios: ≤ 1 is as fast or faster; compute: seconds for the same text)")
     for row in rows:
-        table.add_row(row["voice"], row["peer"], f"{row['emovox_rtf']:.3f}", f"{row['peer_rtf']:.3f}",
-                      f"{row['ratio']:.2f}")
+        table.add_row(row["voice"], row["length"], row["peer"], f"{row['emovox_rtf']:.3f}", f"{row['peer_rtf']:.3f}",
+                      f"{row['ratio']:.2f}", f"{row['compute_ratio']:.2f}")
     Console().print(table)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"machine": describe(), "repeats": args.repeats, "sentences": SENTENCES,
+    args.out.write_text(json.dumps({"machine": describe(), "repeats": args.repeats, "sentences": sentences,
                                     "results": rows}, indent=2))
     print(f"wrote {args.out}")
 

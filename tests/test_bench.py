@@ -31,10 +31,12 @@ def test_bench_measures_a_profile_and_writes_json_markdown_and_plots(tmp_path):
     assert 0 < joe["cache_hit_ms"] < joe["first_chunk_ms"]  # measured apart: a hit is no synthesis
     assert [level["clients"] for level in joe["concurrency"]] == [1, 2]
     assert all(level["audio_s_per_s"] > 1 and level["requests"] > 0 for level in joe["concurrency"])
+    live = joe["live_streams"]
+    assert [level["streams"] for level in live["levels"]][:1] == [1] and live["realtime"] >= 1
     assert heart["voice"] == "heart" and 0 < heart["rtf"]["median"] < joe["rtf"]["median"] and heart["model_mb"] < 10
     assert {p["voice"] for p in results["peers"]} == {"joe", "heart", "jf_alpha"}  # run, or a reason it could not be
     report = (out / "report.md").read_text()
-    assert "| edge | joe | int8 |" in report
+    assert "| edge | joe | int8 |" in report and "| edge | joe | 1 | 0 |" in report
     assert (out / "concurrency.png").stat().st_size > 5000 and (out / "rtf_by_profile.png").stat().st_size > 5000
 
     # The planner reads the latest results by default and answers in JSON.

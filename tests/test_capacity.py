@@ -103,3 +103,16 @@ def test_a_cluster_plan_becomes_a_serve_config_that_ray_accepts():
     build_app(app["args"])  # and the builder takes its args (nothing starts until deployed)
     with pytest.raises(ValueError, match="unknown emovox.deploy args"):
         build_app({"replicas": 3})
+
+
+def test_measured_live_streams_raise_the_cores_when_throughput_alone_would_promise_more():
+    # Throughput says joe carries 40 audio s/s on 2 cores; the bench heard only 10 listeners
+    # at once without a gap, so 20 listeners need 4 cores, not 20 / 20 / 0.8 = 1.25.
+    voice = _voice("joe", "vits", 50, 0.03, 40.0) | {"live_streams": {"realtime": 10, "levels": []}}
+    results = {"machine": {"cores": 2}, "profiles": [_run("realtime", None, [voice])]}
+    best = plan(Need(concurrency=20, latency_ms=1000), results).recommended
+    assert best.cores_needed == pytest.approx(4.0) and best.machines == 2
+    assert any("10 on 2 cores" in line for line in best.arithmetic)
+    without = plan(Need(concurrency=20, latency_ms=1000), {**results, "profiles": [
+        _run("realtime", None, [_voice("joe", "vits", 50, 0.03, 40.0)])]}).recommended
+    assert without.cores_needed == pytest.approx(20 / 20 / 0.8)

@@ -127,3 +127,16 @@ def test_windows_join_into_the_whole_decode(engine, voice, text):
     snr_db = windows.join_snr_db(frames, backend.sample_rate)
     assert len(windows.windows(frames, backend.sample_rate)) >= 3
     assert snr_db > 40, snr_db
+
+
+@pytest.mark.slow
+def test_joe_cut_before_its_flow_speaks_as_piper_s_whole_graph(engine):
+    """The text side, then flow and decoder on one window over every frame, is the whole
+    graph to within float rounding: the cut moved the flow, it did not change it."""
+    backend = engine.backend_of("joe")
+    job = next(iter(engine.plan("Windows of a decoder like this one join without a seam.", voice="joe")))
+    row = (list(job.ids), job.model_voice, job.speed, job.controls)
+    whole, whole_spans = backend.infer_batch_timed([row])[0]
+    split, split_spans = backend.infer_timed(*row)
+    assert len(split) == len(whole) and np.array_equal(split_spans, whole_spans)
+    assert 10 * np.log10(np.sum(whole ** 2) / np.sum((whole - split) ** 2)) > 60

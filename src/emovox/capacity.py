@@ -12,6 +12,8 @@ The arithmetic, for each profile and voice that bench measured:
                           so rho <= 1 - first audio / budget, and at most 0.8 for bursts;
                           offline: 0.9
     cores needed        = demand / capacity per core / usable utilization
+    live streams        = live: bench also plays N listeners at once and finds the most whose
+                          audio never ran dry; cores needed is at least streams / (that N per core)
     machines            = ceil(cores needed / cores per machine)
 
 A candidate is infeasible when its first audio alone exceeds the budget, or when the
@@ -140,9 +142,16 @@ def _option(need: Need, run: dict, voice: dict, bench_cores: int, cores_per_mach
     if per_core <= 0:
         return Option(name, voice["voice"], False, "no throughput was measured", arithmetic=lines)
     cores = demand / per_core / utilization
+    lines.append(f"cores needed: {demand:.2f} / {per_core:.2f} / {utilization:.2f} = {cores:.2f}")
+    streams = voice.get("live_streams")
+    if not need.offline and streams and streams["realtime"] > 0:
+        per_core_streams = streams["realtime"] / bench_cores
+        by_streams = need.concurrency / per_core_streams
+        lines.append(f"live streams measured without a gap: {streams['realtime']} on {bench_cores} cores; "
+                     f"{need.concurrency} / {per_core_streams:.2f} per core = {by_streams:.2f} cores")
+        cores = max(cores, by_streams)
     machines = max(1, math.ceil(cores / cores_per_machine))
-    lines.append(f"cores needed: {demand:.2f} / {per_core:.2f} / {utilization:.2f} = {cores:.2f} "
-                 f"-> {machines} machine(s) of {cores_per_machine} cores")
+    lines.append(f"-> {cores:.2f} cores: {machines} machine(s) of {cores_per_machine} cores")
     batch_window = run["profile"]["batch_window_ms"] if run["profile"]["max_batch"] > 1 else 0.0
     load = demand / (machines * cores_per_machine * per_core)
     reason = (f"{machines} machine(s) of {cores_per_machine} cores, {workers} worker(s) x {threads} thread(s) each, "

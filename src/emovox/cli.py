@@ -413,10 +413,11 @@ def _cmd_profiles(args: argparse.Namespace) -> int:
         print(json.dumps([p.to_dict() | {"measured": measured.get(p.name)} for p in PROFILES.values()], indent=2))
         return 0
     table = Table("profile", "models", "precision", "threads", "workers, batching", "first cut", "cache",
-                  "measured here: RTF / first audio / peak RSS")
+                  "measured here: RTF / first audio / live streams / peak RSS")
     for p in PROFILES.values():
         run = measured.get(p.name)
-        figures = "; ".join(f"{v['voice']} {v['rtf']['median']:.3f} / {v['first_chunk_ms']:.0f} ms" for v in run["voices"]) \
+        figures = "; ".join(f"{v['voice']} {v['rtf']['median']:.3f} / {v['first_chunk_ms']:.0f} ms / "
+                            f"{_live_streams(v)}" for v in run["voices"]) \
             + f"; {run['peak_rss_mb']:.0f} MB" if run else "not measured (emovox bench)"
         table.add_row(p.name, "+".join(p.backends), p.precision, str(p.intra_op_threads or "all cores"),
                       f"{p.workers or '1 per core'}, "
@@ -430,6 +431,17 @@ def _cmd_profiles(args: argparse.Namespace) -> int:
     if measured:
         console.print(f"figures from {results_path} ({results['date']})")
     return 0
+
+
+def _live_streams(voice: dict) -> str:
+    """How many listeners at once this voice kept playing without a gap, as bench measured
+    (results from before it measured them say so)."""
+    streams = voice.get("live_streams")
+    if streams is None:
+        return "streams not measured"
+    tried = streams["levels"][-1]["streams"] if streams["levels"] else 0
+    more = "" if streams["levels"] and streams["levels"][-1]["underran"] else f" (all {tried} tried)"
+    return f"{streams['realtime']} streams{more}"
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:

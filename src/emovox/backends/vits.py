@@ -46,6 +46,9 @@ TIMED_VERSION = 2
 #: Latent frames decoded on each side of a window (vits_split.py): 8 frames, 93 ms, join
 #: the windows into the whole decode to 66 dB SNR (12 frames: 130 dB, for a third more work).
 WINDOW_CONTEXT_FRAMES = 8
+#: Prior frames put through the flow on each side of the decoder's: its receptive field
+#: (four coupling layers of four kernel-5 convolutions each).
+FLOW_CONTEXT_FRAMES = 32
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,7 @@ class VitsBackend(Backend):
     def _split_sessions(timed_path: Callable[[], Path], settings: SessionSettings) -> tuple[LazySession, LazySession]:
         text = LazySession(lambda: vits_split.text_model(timed_path(), FRAME_LENGTHS_TENSOR, DURATIONS_TENSOR),
                            settings)
-        return text, LazySession(lambda: vits_split.decoder_model(timed_path()), settings)
+        return text, LazySession(lambda: vits_split.window_model(timed_path()), settings)
 
     @classmethod
     def from_files(cls, model: Path, config: Path, name: str, gender: str,
@@ -216,15 +219,19 @@ class VitsBackend(Backend):
     def prepare(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> Frames:
         if self._split is None:
             return super().prepare(ids, voice, speed, prosody)
-        text_side, decoder = self._split
-        latent, frame_count, durations = text_side.get().run(None, self._inputs([ids], speed * prosody.speed))
+        text_side, window = self._split
+        prior, frame_count, durations = text_side.get().run(None, self._inputs([ids], speed * prosody.speed))
         count = int(np.asarray(frame_count).reshape(-1)[0])
         durations = np.asarray(durations).reshape(-1).astype(np.int64)
-        session = decoder.get()
+        session = window.get()
 
         def decode(start: int, end: int) -> np.ndarray:
             lo, hi = max(0, start - WINDOW_CONTEXT_FRAMES), min(count, end + WINDOW_CONTEXT_FRAMES)
-            audio = session.run(None, {vits_split.LATENT: latent[:, :, lo:hi]})[0].reshape(-1)
+            flow_lo, flow_hi = max(0, lo - FLOW_CONTEXT_FRAMES), min(count, hi + FLOW_CONTEXT_FRAMES)
+            audio = session.run(None, {vits_split.PRIOR: prior[:, :, flow_lo:flow_hi],
+                                       vits_split.FRAME_MASK: np.ones((1, 1, flow_hi - flow_lo), np.float32),
+                                       vits_split.DECODED: np.array([lo - flow_lo, hi - flow_lo], np.int64)})[0]
+            audio = audio.reshape(-1)
             return np.asarray(audio[(start - lo) * HOP:(end - lo) * HOP], dtype=np.float32)
 
         # Speech starts after the start symbol and its pad; the end is left to the renderer's

@@ -1,12 +1,15 @@
-"""A Piper VITS graph cut in two at its waveform decoder, so the decoder can run on windows.
+"""A Piper VITS graph cut in two before its normalizing flow, so flow and decoder run on windows.
 
-VITS's text side (text encoder, stochastic duration predictor, the normalizing flow) turns
-ids into latent frames `z` ([1, 192, frames], 256 samples each); its HiFi-GAN decoder turns
-those into audio. The decoder is convolutions only (no normalization over time, no running
-phase), so a window of frames decoded with 8 frames of context on each side is the whole
-segment's audio to 66 dB SNR (12 frames: 130 dB; fp32 joe, one sentence). Both parts are cut
-from the timed model (vits.py `timed_model`) and cached beside it, by its name and this
-cut's version.
+VITS's text side (text encoder, stochastic duration predictor) turns ids into the prior's
+frames `z_p` ([1, 192, frames], 256 samples each); the normalizing flow turns them into
+latent frames `z`, and the HiFi-GAN decoder turns those into audio. Flow and decoder are
+convolutions only (no normalization over time, no running phase), so both run on windows
+of frames with context on each side: the flow's four coupling layers each see 8 frames
+either way (four WaveNet layers of kernel 5), 32 in all, and the decoder 8 more frames give
+the whole segment's audio to 66 dB SNR (12 frames: 130 dB; fp32 joe, one sentence). The flow
+was half the text side's time, so a long sentence's first audio no longer waits for it.
+Both parts are cut from the timed model (vits.py `timed_model`) and cached beside it, by
+its name and this cut's version.
 """
 
 from __future__ import annotations
@@ -15,40 +18,63 @@ from pathlib import Path
 
 from emovox.backends import assets
 
-#: The latent frames the decoder reads (z times the frame mask), in every precision variant.
+#: The prior's frames the flow reads (z_p), in every precision variant, and the frame mask
+#: ([1, 1, frames], ones where a row has frames) the flow multiplies by.
+PRIOR = "/Add_output_0"
+FRAME_MASK = "/Cast_2_output_0"
+#: The latent frames the decoder reads (the flow's output times the frame mask).
 LATENT = "/Mul_7_output_0"
+#: [first, end) of the flow's output frames the decoder reads: a window's flow context is
+#: wider than its decoder's.
+DECODED = "decoded_frames"
 INPUTS = ("input", "input_lengths", "scales")
-VERSION = 1
+VERSION = 2
 
 
 def text_model(timed_model: Path, frame_lengths: str, durations: str) -> Path:
-    """Ids, lengths and scales -> latent frames, each row's frame count, each id's frames."""
+    """Ids, lengths and scales -> the prior's frames, each row's frame count, each id's frames."""
     def keep_text_side(model) -> None:
         from onnx.utils import Extractor
 
-        model.CopyFrom(Extractor(model).extract_model(list(INPUTS), [LATENT, frame_lengths, durations]))
-        _give_latent_a_shape(model.graph)
+        model.CopyFrom(Extractor(model).extract_model(list(INPUTS), [PRIOR, frame_lengths, durations]))
+        _give_frames_a_shape(model.graph)
 
     return assets.edited_model(timed_model, _named(timed_model, "text"), keep_text_side)
 
 
-def decoder_model(timed_model: Path) -> Path:
-    """Latent frames -> audio."""
-    def keep_decoder(model) -> None:
+def window_model(timed_model: Path) -> Path:
+    """The prior's frames, their mask and which flow frames to decode -> audio."""
+    def keep_window(model) -> None:
+        from onnx import TensorProto, helper
         from onnx.utils import Extractor
 
-        model.CopyFrom(Extractor(model).extract_model([LATENT], ["output"]))
-        _give_latent_a_shape(model.graph)
+        graph = model.graph
+        nodes = list(graph.node)
+        for node in nodes:
+            node.input[:] = [DECODED + "_latent" if name == LATENT else name for name in node.input]
+        graph.input.append(helper.make_tensor_value_info(DECODED, TensorProto.INT64, [2]))
+        position = next(i for i, node in enumerate(nodes) if LATENT in node.output) + 1
+        nodes[position:position] = [
+            helper.make_node("Split", [DECODED], [DECODED + "_first", DECODED + "_end"], axis=0),
+            helper.make_node("Constant", [], [DECODED + "_axis"], value=helper.make_tensor("axis", TensorProto.INT64,
+                                                                                            [1], [2])),
+            helper.make_node("Slice", [LATENT, DECODED + "_first", DECODED + "_end", DECODED + "_axis"],
+                             [DECODED + "_latent"]),
+        ]
+        del graph.node[:]
+        graph.node.extend(nodes)
+        model.CopyFrom(Extractor(model).extract_model([PRIOR, FRAME_MASK, DECODED], ["output"]))
+        _give_frames_a_shape(model.graph)
 
-    return assets.edited_model(timed_model, _named(timed_model, "decoder"), keep_decoder)
+    return assets.edited_model(timed_model, _named(timed_model, "window"), keep_window)
 
 
-def _give_latent_a_shape(graph) -> None:
-    """ONNX's shape inference cannot follow Piper's fp32 graph to the latent frames, and a
-    graph's inputs and outputs need a shape: [batch, channels, frames]."""
+def _give_frames_a_shape(graph) -> None:
+    """ONNX's shape inference cannot follow Piper's fp32 graph to the frames, and a graph's
+    inputs and outputs need a shape: [batch, channels, frames]."""
     for value in (*graph.input, *graph.output):
         tensor = value.type.tensor_type
-        if value.name == LATENT and not tensor.HasField("shape"):
+        if value.name in (PRIOR, FRAME_MASK) and not tensor.HasField("shape"):
             for name in ("batch", "channels", "frames"):
                 tensor.shape.dim.add().dim_param = name
 

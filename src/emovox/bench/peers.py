@@ -2,9 +2,9 @@
 
 `piper-tts` runs the Piper VITS voice and `kokoro-onnx` the Kokoro voices, each loading the
 very same ONNX file (the `bench` extra installs them); `heart`'s peer is hibari's own
-runtime (its package, one ONNX Runtime thread as it ships). Both sides go text -> waveform;
-runs are interleaved sentence by sentence so machine drift hits both alike, and the figure
-is the median over repeats of compute seconds / audio seconds.
+runtime (its package, one ONNX Runtime thread as it ships). Both sides go text -> waveform,
+in turns over the same sentences (`measure`), and the figure is the median over repeats of
+compute seconds / audio seconds.
 """
 
 from __future__ import annotations
@@ -96,22 +96,36 @@ def phonemizer(engine) -> Callable[[str], str]:
 
 
 def measure(systems: dict[str, Synth], sentences: Sequence[str], repeats: int) -> dict[str, dict]:
-    """RTF of each system on the same sentences, interleaved, median over `repeats`."""
+    """RTF of each system on the same sentences, median over `repeats`; also the median
+    compute seconds, which compare the same text whatever audio length each returns.
+
+    Each repeat runs every system over all the sentences in turn, one system after another
+    (the order rotating), after a pause: ONNX Runtime's threads spin for a while after a run
+    by default, and interleaving sentence by sentence made each system pay for the other's
+    spinning threads (joe's short sentences measured 1.28x piper's compute interleaved,
+    1.06x in turns)."""
     for synth in systems.values():  # warm-up: session creation and first-run allocations
         synth(sentences[0])
+    names = list(systems)
     per_repeat: dict[str, list[float]] = {name: [] for name in systems}
+    seconds: dict[str, list[float]] = {name: [] for name in systems}
     audio_seconds: dict[str, float] = {}
-    for _ in range(repeats):
-        compute = dict.fromkeys(systems, 0.0)
-        audio = dict.fromkeys(systems, 0.0)
-        for sentence in sentences:
-            for name, synth in systems.items():
+    for repeat in range(repeats):
+        for name in names[repeat % len(names):] + names[:repeat % len(names)]:
+            time.sleep(SETTLE_S)
+            compute = audio = 0.0
+            for sentence in sentences:
                 started = time.perf_counter()
-                samples, rate = synth(sentence)
-                compute[name] += time.perf_counter() - started
-                audio[name] += len(samples) / rate
-        for name in systems:
-            per_repeat[name].append(compute[name] / audio[name])
-            audio_seconds[name] = audio[name]
-    return {name: {"rtf_median": statistics.median(values), "rtf_runs": values, "audio_seconds": audio_seconds[name]}
+                samples, rate = systems[name](sentence)
+                compute += time.perf_counter() - started
+                audio += len(samples) / rate
+            per_repeat[name].append(compute / audio)
+            seconds[name].append(compute)
+            audio_seconds[name] = audio
+    return {name: {"rtf_median": statistics.median(values), "rtf_runs": values,
+                   "compute_median": statistics.median(seconds[name]), "audio_seconds": audio_seconds[name]}
             for name, values in per_repeat.items()}
+
+
+#: Pause before each system's turn, long enough for the other's threads to stop spinning.
+SETTLE_S = 0.2

@@ -55,6 +55,16 @@ def markdown(results: dict, plots: list[str] = ()) -> str:
             for level in voice["concurrency"]:
                 lines.append(f"| {run['profile']['name']} | {voice['voice']} | {level['clients']} | {level['requests']} | "
                              f"{level['audio_s_per_s']:.1f} | {_ms(level['ttfa_p50_ms'])} | {_ms(level['ttfa_p95_ms'])} |")
+    lines += ["", "## Live listeners (through the scheduler, no HTTP)", "",
+              "Listeners arrive within a second and play their stream from its first audio without a "
+              "pause; a level passes when no stream ran dry. Levels are tried in turn until one fails.", "",
+              "| profile | voice | listeners | ran dry | worst lateness (ms) | TTFA p95 (ms) |",
+              "|---|---|---|---|---|---|"]
+    for run in results["profiles"]:
+        for voice in run["voices"]:
+            for level in voice.get("live_streams", {}).get("levels", []):
+                lines.append(f"| {run['profile']['name']} | {voice['voice']} | {level['streams']} | {level['underran']} | "
+                             f"{level['worst_late_ms']:.0f} | {level['ttfa_p95_ms']:.0f} |")
     lines += ["", "## Peer runtimes, same model and text, side by side", ""]
     if results["peers"]:
         lines += ["| voice | peer | emovox RTF | peer RTF | ratio |", "|---|---|---|---|---|"]

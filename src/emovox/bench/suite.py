@@ -3,7 +3,8 @@
 Per profile (each in its own process, so load time and peak memory are its own) and per
 voice family it carries: model load time, RTF (median of repeated runs), time to the first
 audio when streaming, throughput and time to first audio at rising concurrency through the
-server's scheduler (in process, no HTTP), and peak RSS. All of it with the audio cache off
+server's scheduler (in process, no HTTP), how many live listeners it keeps playing without
+a gap, and peak RSS. All of it with the audio cache off
 and, for first audio and concurrency, a sentence no request used before every time
 (emovox.bench.sentences): the figures are synthesis. What a cache hit costs is measured
 apart (`cache_hit_ms`). The peer runtime of each model runs side by side on the same
@@ -53,10 +54,14 @@ class BenchConfig:
     concurrency: tuple[int, ...] = (1, 2, 4, 8, 16)
     seconds_per_level: float = 8.0
     peers: bool = True
+    #: Live listeners: counts tried in turn until one runs dry, and the sentences each hears.
+    streams: tuple[int, ...] = (1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48)
+    sentences_per_stream: int = 2
 
     @classmethod
     def quick(cls) -> BenchConfig:
-        return cls(repeats=2, sentences=3, concurrency=(1, 2, 4), seconds_per_level=2.0)
+        return cls(repeats=2, sentences=3, concurrency=(1, 2, 4), seconds_per_level=2.0, streams=(1, 2, 4),
+                   sentences_per_stream=1)
 
 
 def run(names, config: BenchConfig, step: Callable[[str], None] = lambda _: None) -> dict:
@@ -90,9 +95,10 @@ def run_profile(name: str, config: BenchConfig) -> dict:
         rtf = _rtf(engine, voice, sentences, config.repeats)
         first = _first_chunk_ms(engine, voice, max(3, config.repeats), fresh)
         levels = [_concurrent(engine, chosen, voice, n, config.seconds_per_level, fresh) for n in config.concurrency]
+        streams = _live_streams(engine, chosen, voice, config, fresh)
         voices.append({"voice": voice, "backend": backend, "rtf": rtf, "first_chunk_ms": first,
                        "cache_hit_ms": _cache_hit_ms(engine, voice, next(fresh)),
-                       "concurrency": levels, "model_mb": _model_mb(engine, voice)})
+                       "concurrency": levels, "live_streams": streams, "model_mb": _model_mb(engine, voice)})
     return {"profile": chosen.to_dict() | {"audio_cache_mb": profile(name).audio_cache_mb}, "load_s": load_s,
             "voices": voices, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
@@ -207,6 +213,52 @@ def _concurrent(engine, chosen: Profile, voice: str, clients: int, seconds: floa
     return {"clients": clients, "requests": len(first_audio), "audio_s_per_s": audio_s[0] / wall,
             "ttfa_p50_ms": 1000 * float(np.percentile(first_audio, 50)) if first_audio else None,
             "ttfa_p95_ms": 1000 * float(np.percentile(first_audio, 95)) if first_audio else None}
+
+
+def _live_streams(engine, chosen: Profile, voice: str, config: BenchConfig, fresh: Iterator[str]) -> dict:
+    """The most listeners at once whose streams never ran dry (emovox.bench.playback), trying
+    `config.streams` in turn until one count fails; each listener arrives within the first
+    STREAM_ARRIVALS_S and hears `config.sentences_per_stream` new sentences."""
+    levels = []
+    for count in config.streams:
+        texts = [" ".join(next(fresh) for _ in range(config.sentences_per_stream)) for _ in range(count)]
+        level = _listeners(engine, chosen, voice, texts)
+        levels.append(level)
+        if level["underran"]:
+            break
+    kept_up = [level["streams"] for level in levels if not level["underran"]]
+    return {"realtime": max(kept_up, default=0), "levels": levels}
+
+
+#: Listeners of a live-streams level arrive at random within this many seconds.
+STREAM_ARRIVALS_S = 1.0
+
+
+def _listeners(engine, chosen: Profile, voice: str, texts: list[str]) -> dict:
+    from emovox.bench.playback import Listener
+    from emovox.server.scheduler import Scheduler, SchedulerSettings
+
+    scheduler = Scheduler(engine, SchedulerSettings.from_profile(chosen, max_waiting=max(64, len(texts))))
+    arrivals = np.random.default_rng(len(texts)).uniform(0, STREAM_ARRIVALS_S, len(texts))
+
+    async def listen(text: str, delay: float) -> Listener:
+        await asyncio.sleep(delay)
+        listener = Listener(opened=time.perf_counter())
+        async for chunk in scheduler.chunks(engine.plan(text, voice=voice)):
+            listener.received(time.perf_counter(), chunk.duration)
+        return listener
+
+    async def run() -> list[Listener]:
+        return await asyncio.gather(*(listen(text, delay) for text, delay in zip(texts, arrivals)))
+
+    try:
+        listeners = asyncio.run(run())
+    finally:
+        scheduler.close()
+    firsts = [1000 * listener.first_audio_s for listener in listeners]
+    return {"streams": len(texts), "underran": sum(listener.underran for listener in listeners),
+            "worst_late_ms": 1000 * max(listener.late_s for listener in listeners),
+            "ttfa_p95_ms": float(np.percentile(firsts, 95))}
 
 
 def _model_mb(engine, voice: str) -> float | None:
