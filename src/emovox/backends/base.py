@@ -91,7 +91,11 @@ class Frames:
     `speech` is the [first, last) frames that hold speech, the model's own leading and
     trailing silence outside it; `spans` says where each id sounds (samples from frame 0).
     `exact`: windows give the samples `infer_timed` gives (False where they only sound alike,
-    so the streamed audio is not cached as the segment's)."""
+    so the streamed audio is not cached as the segment's). `cheap`: decoding costs little next
+    to handing a piece on (heart's signal stage renders a second in about a millisecond), so
+    only the first window waits for the first audio and the rest comes in one piece. `growth`:
+    how much longer each window is than the one before (engine/windows.py): a decoder far
+    faster than real time takes few, long windows, each call having a cost of its own."""
 
     count: int
     samples_per_frame: int
@@ -100,6 +104,8 @@ class Frames:
     speech: tuple[int, int]
     decode: Callable[[int, int], np.ndarray]
     exact: bool = True
+    cheap: bool = False
+    growth: float = 2.0
 
 
 def spans(durations: np.ndarray) -> np.ndarray:

@@ -124,4 +124,4 @@ class HibariBackend(Backend):
         return Frames(count=signal.count, samples_per_frame=HOP,
                       spans=spans(units * hibari_graph.SAMPLES_PER_DURATION)[1:-1],
                       voiced=np.zeros(signal.count, bool), speech=speech,
-                      decode=lambda start, end: signal.render(start, end))
+                      decode=lambda start, end: signal.render(start, end), cheap=True)

@@ -6,9 +6,11 @@ sentence waits for one short window instead of the whole sentence.
 
 - Only the frames that hold speech, plus a margin, are decoded: the model's own leading and
   trailing silence would be trimmed anyway (audio/post.py keeps the same 30 ms).
-- The first window is short (`FIRST_WINDOW_S`); each next one is `GROWTH` times longer, up
-  to `MAX_WINDOW_S`, so the per-call cost stays small and each window is ready long before
-  the audio before it has played.
+- The first window is short (`FIRST_WINDOW_S`); each next one is `Frames.growth` times
+  longer (2 unless the backend's decoder is fast enough for more), up to `MAX_WINDOW_S`, so
+  each window is ready long before the audio before it has played and a step of one stream
+  never holds up another's first audio for long. Where decoding is cheap (`Frames.cheap`) the rest of the
+  segment after the first window is one piece: every piece costs the server a step.
 - A boundary moves forward, by up to `CUT_SLACK_S`, to the first unvoiced frame: a join inside
   voicing is where two windows' small differences could be heard.
 - Each window is decoded from one frame before its start; the overlap cross-fades the two
@@ -24,7 +26,6 @@ import numpy as np
 from emovox.backends.base import Frames
 
 FIRST_WINDOW_S = 0.25
-GROWTH = 2.0
 MAX_WINDOW_S = 3.2
 CUT_SLACK_S = 0.15
 SPEECH_MARGIN_S = 0.03
@@ -52,7 +53,9 @@ def windows(frames: Frames, sample_rate: int) -> list[tuple[int, int]]:
             break
         unvoiced = np.flatnonzero(~frames.voiced[target:target + slack])
         bounds.append(target + int(unvoiced[0]) if len(unvoiced) else target)
-        size_s = min(MAX_WINDOW_S, size_s * GROWTH)
+        if frames.cheap:
+            break
+        size_s = min(MAX_WINDOW_S, size_s * frames.growth)
     bounds.append(last)
     return list(zip(bounds[:-1], bounds[1:]))
 
