@@ -1,13 +1,14 @@
 """Live listeners at once through the HTTP API: how many streams play without running dry?
 
     .venv/bin/python benchmarks/realtime_streams.py [--voices joe heart jf_alpha]
-        [--streams 10 20 30] [--stagger 2] [--sentences 3] [--profile realtime] [--json FILE]
+        [--streams 10 20 30] [--stagger 6] [--sentences 3] [--profile realtime] [--json FILE]
 
 A real server on loopback in its own process (benchmarks/load.py), the audio cache off.
 Each listener opens one pcm stream of a text no one asked for before (`--sentences` long
 sentences from emovox.bench.sentences, 20-30 s of audio), arriving at a random moment within
-the first `--stagger` seconds, and plays it from its first byte without pausing
-(emovox.bench.playback): a stream underruns when a byte arrives after the audio before it
+the first `--stagger` seconds (so that all of them overlap for most of their length), and
+plays it from its first byte without pausing
+(emovox.server.playback): a stream underruns when a byte arrives after the audio before it
 has finished playing. A row: listeners, how many underran, the worst lateness of any byte
 (negative: the smallest margin any stream kept), first audio p50/p95, server errors.
 """
@@ -26,9 +27,9 @@ from pathlib import Path
 import httpx
 import numpy as np
 
-from emovox.bench.playback import Listener
 from emovox.bench.sentences import fresh_sentences
 from emovox.profiles import profile
+from emovox.server.playback import Listener
 from emovox.server.scheduler import SchedulerSettings
 from load import PCM_RATE, ServerProcess
 
@@ -63,7 +64,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--voices", nargs="*", default=list(DEFAULT_STREAMS))
     parser.add_argument("--streams", type=int, nargs="*", help="listener counts (default: by voice)")
-    parser.add_argument("--stagger", type=float, default=2.0, help="listeners arrive within this many seconds")
+    parser.add_argument("--stagger", type=float, default=6.0, help="listeners arrive within this many seconds")
     parser.add_argument("--sentences", type=int, default=3, help="long sentences per stream")
     parser.add_argument("--profile", default="realtime")
     parser.add_argument("--seed", type=int, default=3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from emovox.bench.playback import Listener
+from emovox.server.playback import Listener
 
 
 def test_a_stream_that_stays_ahead_of_playback_never_underruns():

@@ -149,3 +149,25 @@ def test_joe_cut_before_its_flow_speaks_as_piper_s_whole_graph(engine):
     split, split_spans = backend.infer_timed(*row)
     assert len(split) == len(whole) and np.array_equal(split_spans, whole_spans)
     assert 10 * np.log10(np.sum(whole ** 2) / np.sum((whole - split) ** 2)) > 60
+
+
+def test_workers_take_the_step_due_first_new_requests_before_streams_with_audio_in_hand(tiny_engine):
+    """A stream about to run dry goes before a new request, which goes before a stream with
+    seconds of audio still to play (server/playback.py gives each its due time)."""
+    from emovox.server.metrics import Metrics
+    from emovox.server.playback import Listener
+    from emovox.server.scheduler import FIRST_AUDIO_S, Lane, _Task
+
+    lane = Lane(tiny_engine, "kokoro", SchedulerSettings(workers=1), Metrics())
+    lane._workers = [None]  # queue only: this test takes the steps itself
+    job = next(iter(tiny_engine.plan(LONG, voice="af_kiko")))
+    now = 1000.0
+    ahead, running_dry = Listener(opened=now - 5, first=now - 4, heard_s=6.0), Listener(opened=now - 1, first=now - 0.9,
+                                                                                        heard_s=1.0)
+    new = Listener(opened=now)
+    tasks = {id(listener): name for name, listener in (("ahead", ahead), ("new", new), ("running dry", running_dry))}
+    for listener in (ahead, new, running_dry):
+        lane.submit(_Task(job, lambda _: None, listener))
+    order = [tasks[id(lane._gather()[0].listener)] for _ in range(3)]
+    assert order == ["running dry", "new", "ahead"]
+    assert running_dry.due(FIRST_AUDIO_S) < new.due(FIRST_AUDIO_S) == now + FIRST_AUDIO_S < ahead.due(FIRST_AUDIO_S)

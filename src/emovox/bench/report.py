@@ -56,8 +56,9 @@ def markdown(results: dict, plots: list[str] = ()) -> str:
                 lines.append(f"| {run['profile']['name']} | {voice['voice']} | {level['clients']} | {level['requests']} | "
                              f"{level['audio_s_per_s']:.1f} | {_ms(level['ttfa_p50_ms'])} | {_ms(level['ttfa_p95_ms'])} |")
     lines += ["", "## Live listeners (through the scheduler, no HTTP)", "",
-              "Listeners arrive within a second and play their stream from its first audio without a "
-              "pause; a level passes when no stream ran dry. Levels are tried in turn until one fails.", "",
+              f"Listeners arrive at random within {results['config'].get('stream_arrivals_s', 1):g} s and play "
+              "their stream from its first audio without a pause; a level passes when no stream ran dry. "
+              "Levels are tried in turn until one fails.", "",
               "| profile | voice | listeners | ran dry | worst lateness (ms) | TTFA p95 (ms) |",
               "|---|---|---|---|---|---|"]
     for run in results["profiles"]:

@@ -54,14 +54,16 @@ class BenchConfig:
     concurrency: tuple[int, ...] = (1, 2, 4, 8, 16)
     seconds_per_level: float = 8.0
     peers: bool = True
-    #: Live listeners: counts tried in turn until one runs dry, and the sentences each hears.
-    streams: tuple[int, ...] = (1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48)
-    sentences_per_stream: int = 2
+    #: Live listeners: counts tried in turn until one runs dry, the sentences each hears, and
+    #: the seconds within which they arrive (at random; a burst of arrivals is another test).
+    streams: tuple[int, ...] = (1, 2, 4, 8, 16, 24, 32, 48)
+    sentences_per_stream: int = 3
+    stream_arrivals_s: float = 6.0
 
     @classmethod
     def quick(cls) -> BenchConfig:
         return cls(repeats=2, sentences=3, concurrency=(1, 2, 4), seconds_per_level=2.0, streams=(1, 2, 4),
-                   sentences_per_stream=1)
+                   sentences_per_stream=1, stream_arrivals_s=1.0)
 
 
 def run(names, config: BenchConfig, step: Callable[[str], None] = lambda _: None) -> dict:
@@ -216,13 +218,13 @@ def _concurrent(engine, chosen: Profile, voice: str, clients: int, seconds: floa
 
 
 def _live_streams(engine, chosen: Profile, voice: str, config: BenchConfig, fresh: Iterator[str]) -> dict:
-    """The most listeners at once whose streams never ran dry (emovox.bench.playback), trying
-    `config.streams` in turn until one count fails; each listener arrives within the first
-    STREAM_ARRIVALS_S and hears `config.sentences_per_stream` new sentences."""
+    """The most listeners at once whose streams never ran dry (emovox.server.playback), trying
+    `config.streams` in turn until one count fails; each listener arrives at random within
+    `config.stream_arrivals_s` and hears `config.sentences_per_stream` new sentences."""
     levels = []
     for count in config.streams:
         texts = [" ".join(next(fresh) for _ in range(config.sentences_per_stream)) for _ in range(count)]
-        level = _listeners(engine, chosen, voice, texts)
+        level = _listeners(engine, chosen, voice, texts, config.stream_arrivals_s)
         levels.append(level)
         if level["underran"]:
             break
@@ -230,16 +232,12 @@ def _live_streams(engine, chosen: Profile, voice: str, config: BenchConfig, fres
     return {"realtime": max(kept_up, default=0), "levels": levels}
 
 
-#: Listeners of a live-streams level arrive at random within this many seconds.
-STREAM_ARRIVALS_S = 1.0
-
-
-def _listeners(engine, chosen: Profile, voice: str, texts: list[str]) -> dict:
-    from emovox.bench.playback import Listener
+def _listeners(engine, chosen: Profile, voice: str, texts: list[str], arrivals_s: float) -> dict:
+    from emovox.server.playback import Listener
     from emovox.server.scheduler import Scheduler, SchedulerSettings
 
     scheduler = Scheduler(engine, SchedulerSettings.from_profile(chosen, max_waiting=max(64, len(texts))))
-    arrivals = np.random.default_rng(len(texts)).uniform(0, STREAM_ARRIVALS_S, len(texts))
+    arrivals = np.random.default_rng(len(texts)).uniform(0, arrivals_s, len(texts))
 
     async def listen(text: str, delay: float) -> Listener:
         await asyncio.sleep(delay)

@@ -4,9 +4,14 @@ The unit of work is one step of one chunk (`ChunkJob`), never a whole request. A
 backend decodes in windows is several steps: its text side and first window, then each
 further window (engine/windows.py); any other chunk is one step. A request puts its next
 chunk in its backend's queue only when the previous one is done, so a long text takes one
-place in the line at a time. Workers take a chunk's first step before any later one: a new
-request's first audio waits for the windows in progress, not for whole sentences, and the
-later windows, each ready well before the audio ahead of it has played, still keep up.
+place in the line at a time.
+
+Workers take the step that is due first. Every request is a listener playing its audio from
+the first piece on (server/playback.py): its next step is due when what it has heard so far
+finishes playing, and a new request's first step `FIRST_AUDIO_S` after it came in. A stream
+with seconds of audio in hand lets new requests go first; one about to run dry goes before
+them. (Taking every first step before any later one kept first audio low but let ten joe
+listeners run dry at once: their second windows waited behind everyone's first.)
 A backend's queue is bounded by the requests it admits (429 beyond); a request is admitted on
 every lane its plan uses, so the partner voice's chunks of mixed text count on the lane
 that synthesizes them.
@@ -24,10 +29,11 @@ deployment, for one).
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
@@ -36,9 +42,14 @@ from emovox.engine import ChunkJob, Engine
 from emovox.errors import BusyError
 from emovox.profiles import Profile
 from emovox.server.metrics import Metrics
+from emovox.server.playback import Listener
 from emovox.types import AudioChunk
 
 logger = logging.getLogger(__name__)
+
+#: How soon after a request its first audio is due (the target a queue of new requests and
+#: streams in progress is ordered against).
+FIRST_AUDIO_S = 0.25
 
 
 @dataclass(frozen=True)
@@ -67,13 +78,20 @@ class Busy(BusyError):
 
 
 class _Task:
-    """A chunk on its way through a lane: its pieces so far, and where each one goes."""
+    """A chunk on its way through a lane: its pieces so far, where each one goes, and the
+    request's listener (whose playback says when the next piece is due)."""
 
-    def __init__(self, job: ChunkJob, deliver: Callable[[AudioChunk | BaseException], None]) -> None:
+    def __init__(self, job: ChunkJob, deliver: Callable[[AudioChunk | BaseException], None],
+                 listener: Listener) -> None:
         self.job = job
         self.deliver = deliver
+        self.listener = listener
         self.pieces: Iterator[AudioChunk] | None = None
         self.cancelled = False
+
+    @property
+    def due(self) -> float:
+        return self.listener.due(FIRST_AUDIO_S)
 
 
 class Lane:
@@ -83,8 +101,8 @@ class Lane:
         self.backend = backend
         self._engine, self._settings, self._metrics = engine, settings, metrics
         self._limit = settings.workers + settings.max_waiting
-        self._first_steps: deque[_Task] = deque()
-        self._later_steps: deque[_Task] = deque()
+        self._steps: list[tuple[float, int, _Task]] = []  # a heap: (due, arrival order, task)
+        self._arrivals = itertools.count()
         self._changed = threading.Condition()
         self._workers: list[threading.Thread] = []
         self._closed = False
@@ -108,25 +126,22 @@ class Lane:
         return release
 
     def submit(self, task: _Task) -> None:
-        self._enqueue(task, self._first_steps)
-
-    def _enqueue(self, task: _Task, queue: deque[_Task]) -> None:
+        """Queue `task`'s next step, in order of when it is due."""
         with self._changed:
             if self._closed:
                 raise RuntimeError("the scheduler is shut down")
             if not self._workers:
                 self._start_workers()
-            queue.append(task)
-            self._metrics.queue_depth.labels(self.backend).set(len(self._first_steps) + len(self._later_steps))
+            heapq.heappush(self._steps, (task.due, next(self._arrivals), task))
+            self._metrics.queue_depth.labels(self.backend).set(len(self._steps))
             self._changed.notify()
 
     def close(self) -> None:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
-            pending = [*self._first_steps, *self._later_steps]
-            self._first_steps.clear()
-            self._later_steps.clear()
+            pending = [task for *_, task in self._steps]
+            self._steps.clear()
         for task in pending:
             task.deliver(RuntimeError("the scheduler is shut down"))
         for worker in self._workers:
@@ -141,12 +156,12 @@ class Lane:
     def _work(self) -> None:
         while True:
             with self._changed:
-                while not self._first_steps and not self._later_steps and not self._closed:
+                while not self._steps and not self._closed:
                     self._changed.wait()
                 if self._closed:
                     return
                 batch = self._gather()
-                self._metrics.queue_depth.labels(self.backend).set(len(self._first_steps) + len(self._later_steps))
+                self._metrics.queue_depth.labels(self.backend).set(len(self._steps))
             live = [task for task in batch if not task.cancelled]
             if len(live) > 1:
                 self._run_batch(live)
@@ -154,20 +169,22 @@ class Lane:
                 self._step(live[0])
 
     def _gather(self) -> list[_Task]:
-        """The next step, first steps before later ones, plus first steps that can share its
-        forward pass (called holding the lock)."""
-        if not self._first_steps:
-            return [self._later_steps.popleft()]
-        batch = [self._first_steps.popleft()]
+        """The step due first, plus chunks not yet started that can share its forward pass
+        (called holding the lock)."""
+        batch = [heapq.heappop(self._steps)[2]]
+        if batch[0].pieces is not None or self._settings.max_batch <= 1:
+            return batch
         key = self._engine.batch_key(batch[0].job)
-        if key is None or self._settings.max_batch <= 1:
+        if key is None:
             return batch
         deadline = time.monotonic() + self._settings.batch_window_ms / 1000
         while len(batch) < self._settings.max_batch:
-            compatible = [task for task in self._first_steps if self._engine.batch_key(task.job) == key]
-            for task in compatible[: self._settings.max_batch - len(batch)]:
-                self._first_steps.remove(task)
-                batch.append(task)
+            compatible = [entry for entry in sorted(self._steps)
+                          if entry[2].pieces is None and self._engine.batch_key(entry[2].job) == key]
+            for entry in compatible[: self._settings.max_batch - len(batch)]:
+                self._steps.remove(entry)
+                batch.append(entry[2])
+            heapq.heapify(self._steps)
             remaining = deadline - time.monotonic()
             if len(batch) >= self._settings.max_batch or remaining <= 0 or self._closed:
                 break
@@ -189,10 +206,11 @@ class Lane:
             return
         finally:
             self._metrics.in_flight.labels(self.backend).dec()
+        task.listener.received(time.perf_counter(), piece.duration)
         task.deliver(piece)
         if not piece.final and not task.cancelled:
             try:
-                self._enqueue(task, self._later_steps)
+                self.submit(task)
             except RuntimeError as e:
                 task.deliver(e)
 
@@ -209,6 +227,7 @@ class Lane:
                 task.deliver(e)
         else:
             for task, chunk in zip(tasks, chunks):
+                task.listener.received(time.perf_counter(), chunk.duration)
                 task.deliver(chunk)
         finally:
             self._metrics.in_flight.labels(self.backend).dec(len(tasks))
@@ -252,13 +271,16 @@ class Scheduler:
         return release_all
 
     async def chunks(self, jobs: Iterable[ChunkJob]) -> AsyncIterator[AudioChunk]:
-        """A request's audio in order, each chunk in the pieces its backend's workers make it in."""
+        """A request's audio in order, each chunk in the pieces its backend's workers make it in,
+        every step due when the request's listener would otherwise run dry."""
+        listener = Listener(opened=time.perf_counter())
         for job in jobs:
-            async for piece in self.pieces(job):
+            async for piece in self.pieces(job, listener):
                 yield piece
 
-    async def pieces(self, job: ChunkJob) -> AsyncIterator[AudioChunk]:
-        """The pieces of `job` as they are made; leaving early drops the steps not yet run."""
+    async def pieces(self, job: ChunkJob, listener: Listener | None = None) -> AsyncIterator[AudioChunk]:
+        """The pieces of `job` as they are made (due by `listener`'s playback: a new one when
+        None); leaving early drops the steps not yet run."""
         loop = asyncio.get_running_loop()
         arrived: asyncio.Queue[AudioChunk | BaseException] = asyncio.Queue()
 
@@ -268,7 +290,7 @@ class Scheduler:
             except RuntimeError:  # the request's event loop is gone
                 task.cancelled = True
 
-        task = _Task(job, deliver)
+        task = _Task(job, deliver, listener or Listener(opened=time.perf_counter()))
         self._lanes[job.backend].submit(task)
         try:
             while True:

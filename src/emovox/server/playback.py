@@ -1,9 +1,11 @@
-"""A listener who plays a stream as it arrives: does the audio ever run dry?
+"""A listener who plays a stream as it arrives: when does its audio run dry?
 
 Playback starts with the first audio and then runs without a pause, one second of audio a
-second. The stream keeps up when every later piece arrives before the audio ahead of it has
-finished playing; `late_s` is the most any piece was late (negative: it never ran dry, by
-that margin). The first piece is the time to first audio, which is measured on its own.
+second. A stream keeps up when every later piece arrives before the audio ahead of it has
+finished playing. The scheduler orders its work by `due` (the moment each request's
+listener would run dry, or a new request's first-audio target); the benchmarks count the
+listeners who ran dry (`late_s`, the most any piece was late: negative when none was, by
+that margin).
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ class Listener:
         else:
             self.late_s = max(self.late_s, at - (self.first + self.heard_s))
         self.heard_s += seconds
+
+    def due(self, first_audio_s: float) -> float:
+        """When the next audio must arrive: `first_audio_s` after the request before any has,
+        then the moment what has arrived finishes playing."""
+        return self.opened + first_audio_s if self.first is None else self.first + self.heard_s
 
     @property
     def first_audio_s(self) -> float:
