@@ -2,8 +2,8 @@
 
 Playback starts with the first audio and then runs without a pause, one second of audio a
 second. A stream keeps up when every later piece arrives before the audio ahead of it has
-finished playing. The scheduler orders its work by `due` (the moment each request's
-listener would run dry, or a new request's first-audio target); the benchmarks count the
+finished playing. The scheduler orders streams in progress by `due` (the moment each
+request's listener would run dry); the benchmarks count the
 listeners who ran dry (`late_s`, the most any piece was late: negative when none was, by
 that margin).
 """
@@ -32,10 +32,10 @@ class Listener:
             self.late_s = max(self.late_s, at - (self.first + self.heard_s))
         self.heard_s += seconds
 
-    def due(self, first_audio_s: float) -> float:
-        """When the next audio must arrive: `first_audio_s` after the request before any has,
-        then the moment what has arrived finishes playing."""
-        return self.opened + first_audio_s if self.first is None else self.first + self.heard_s
+    def due(self) -> float:
+        """When the next audio must arrive: at once before any has, then the moment what has
+        arrived finishes playing."""
+        return self.opened if self.first is None else self.first + self.heard_s
 
     @property
     def first_audio_s(self) -> float:
