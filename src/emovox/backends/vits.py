@@ -235,7 +235,7 @@ class VitsBackend(Backend):
             lo, hi = max(0, start - WINDOW_CONTEXT_FRAMES), min(count, end + WINDOW_CONTEXT_FRAMES)
             flow_lo, flow_hi = max(0, lo - FLOW_CONTEXT_FRAMES), min(count, hi + FLOW_CONTEXT_FRAMES)
             audio = session.run(None, {vits_split.PRIOR: prior[:, :, flow_lo:flow_hi],
-                                       vits_split.FRAME_MASK: np.ones((1, 1, flow_hi - flow_lo), np.float32),
+                                       vits_split.FRAME_MASK: np.ones((1, 1, flow_hi - flow_lo), prior.dtype),
                                        vits_split.DECODED: np.array([lo - flow_lo, hi - flow_lo], np.int64)})[0]
             audio = audio.reshape(-1)
             return np.asarray(audio[(start - lo) * HOP:(end - lo) * HOP], dtype=np.float32)

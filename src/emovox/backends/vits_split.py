@@ -19,7 +19,8 @@ from pathlib import Path
 from emovox.backends import assets
 
 #: The prior's frames the flow reads (z_p), in every precision variant, and the frame mask
-#: ([1, 1, frames], ones where a row has frames) the flow multiplies by.
+#: ([1, 1, frames], ones where a row has frames) the flow multiplies by; both float16 in the
+#: fp16 variant.
 PRIOR = "/Add_output_0"
 FRAME_MASK = "/Cast_2_output_0"
 #: The latent frames the decoder reads (the flow's output times the frame mask).
