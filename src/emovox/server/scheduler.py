@@ -52,7 +52,6 @@ from emovox.types import AudioChunk
 logger = logging.getLogger(__name__)
 
 
-
 @dataclass(frozen=True)
 class SchedulerSettings:
     #: Chunks one backend synthesizes at once (each with the session's intra-op threads).
@@ -174,7 +173,7 @@ class Lane:
                 self._step(live[0])
 
     def _gather(self) -> list[_Task]:
-        """The step due first, plus chunks not yet started that can share its forward pass
+        """The first step in line, plus chunks not yet started that can share its forward pass
         (called holding the lock)."""
         batch = [heapq.heappop(self._steps)[2]]
         if batch[0].pieces is not None or self._settings.max_batch <= 1:
