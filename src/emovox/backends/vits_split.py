@@ -4,10 +4,10 @@ VITS's text side (text encoder, stochastic duration predictor) turns ids into th
 frames `z_p` ([1, 192, frames], 256 samples each); the normalizing flow turns them into
 latent frames `z`, and the HiFi-GAN decoder turns those into audio. Flow and decoder are
 convolutions only (no normalization over time, no running phase), so both run on windows
-of frames with context on each side: the flow's four coupling layers each see 8 frames
-either way (four WaveNet layers of kernel 5), 32 in all, and the decoder 8 more frames give
-the whole segment's audio to 66 dB SNR (12 frames: 130 dB; fp32 joe, one sentence). The flow
-was half the text side's time, so a long sentence's first audio no longer waits for it.
+of frames with context on each side (vits.py says how much, measured: the flow's receptive
+field is 32 frames each way, four coupling layers of four kernel-5 convolutions, but 16 give
+what 32 give). The flow was half the text side's time, so a long sentence's first audio no
+longer waits for it.
 Both parts are cut from the timed model (vits.py `timed_model`) and cached beside it, by
 its name and this cut's version.
 """
