@@ -22,15 +22,10 @@ def trim_silence(samples: np.ndarray, sample_rate: int) -> np.ndarray:
 
 def speech_bounds(samples: np.ndarray, sample_rate: int) -> tuple[int, int]:
     """Where `trim_silence` cuts: the first and one past the last sample kept."""
-    frame = max(1, int(sample_rate * _FRAME_S))
-    if len(samples) < frame:
+    if len(samples) < max(1, int(sample_rate * _FRAME_S)):
         return 0, len(samples)
     rms = frame_rms(samples, sample_rate)
-    loud = np.flatnonzero(rms > rms.max() * 10 ** (_SILENCE_DB / 20))
-    if len(loud) == 0:
-        return 0, 0
-    margin = int(sample_rate * _MARGIN_S)
-    return max(0, loud[0] * frame - margin), min(len(samples), (loud[-1] + 1) * frame + margin)
+    return _loud_span(samples, sample_rate, rms, rms.max())
 
 
 def frame_rms(samples: np.ndarray, sample_rate: int) -> np.ndarray:
@@ -44,18 +39,20 @@ def frame_rms(samples: np.ndarray, sample_rate: int) -> np.ndarray:
 def speech_start(samples: np.ndarray, sample_rate: int, peak_rms: float) -> int:
     """Where `trim_silence` would start the first part of a segment that arrives in pieces,
     `peak_rms` standing in for the whole segment's loudest frame."""
-    frame = max(1, int(sample_rate * _FRAME_S))
-    loud = np.flatnonzero(frame_rms(samples, sample_rate) > peak_rms * 10 ** (_SILENCE_DB / 20))
-    if len(loud) == 0:
-        return 0
-    return max(0, loud[0] * frame - int(sample_rate * _MARGIN_S))
+    return _loud_span(samples, sample_rate, frame_rms(samples, sample_rate), peak_rms)[0]
 
 
 def speech_end(samples: np.ndarray, sample_rate: int, peak_rms: float) -> int:
     """Where `trim_silence` would end the last part of a segment that arrived in pieces:
     `peak_rms` is the loudest frame of the whole segment (`frame_rms`)."""
-    frame = max(1, int(sample_rate * _FRAME_S))
-    loud = np.flatnonzero(frame_rms(samples, sample_rate) > peak_rms * 10 ** (_SILENCE_DB / 20))
+    return _loud_span(samples, sample_rate, frame_rms(samples, sample_rate), peak_rms)[1]
+
+
+def _loud_span(samples: np.ndarray, sample_rate: int, rms: np.ndarray, peak_rms: float) -> tuple[int, int]:
+    """From the first to past the last frame within 40 dB of `peak_rms`, with the margin on
+    each side; (0, 0) where no frame is."""
+    loud = np.flatnonzero(rms > peak_rms * 10 ** (_SILENCE_DB / 20))
     if len(loud) == 0:
-        return 0
-    return min(len(samples), (loud[-1] + 1) * frame + int(sample_rate * _MARGIN_S))
+        return 0, 0
+    frame, margin = max(1, int(sample_rate * _FRAME_S)), int(sample_rate * _MARGIN_S)
+    return max(0, loud[0] * frame - margin), min(len(samples), (loud[-1] + 1) * frame + margin)

@@ -103,7 +103,7 @@ def measure(systems: dict[str, Synth], sentences: Sequence[str], repeats: int) -
     (the order rotating), after a pause: ONNX Runtime's threads spin for a while after a run
     by default, and interleaving sentence by sentence made each system pay for the other's
     spinning threads (joe's short sentences measured 1.28x piper's compute interleaved,
-    1.06x in turns)."""
+    1.08x in turns)."""
     for synth in systems.values():  # warm-up: session creation and first-run allocations
         synth(sentences[0])
     names = list(systems)

@@ -9,8 +9,9 @@ sentence waits for one short window instead of the whole sentence.
 - The first window is short (`FIRST_WINDOW_S`); each next one is `Frames.growth` times
   longer (2 unless the backend's decoder is fast enough for more), up to `MAX_WINDOW_S`, so
   each window is ready long before the audio before it has played and a step of one stream
-  never holds up another's first audio for long. Where decoding is cheap (`Frames.cheap`) the rest of the
-  segment after the first window is one piece: every piece costs the server a step.
+  never holds up another's first audio for long. Where decoding is cheap (`Frames.cheap`),
+  the rest of the segment after the first window is one piece: every piece costs the server
+  a step.
 - A boundary moves forward, by up to `CUT_SLACK_S`, to the first unvoiced frame: a join inside
   voicing is where two windows' small differences could be heard.
 - Each window is decoded from one frame before its start; the overlap cross-fades the two
