@@ -8,12 +8,15 @@ TEST_STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 # The Mandarin voice's build step: TensorFlow + tf2onnx live only in this separate venv.
 ZH_BUILD := .zh-build
+# The watermark's build step: torch (CPU) + resemble-perth live only in this separate venv.
+WM_BUILD := .wm-build
+PERTH := resemble-perth==1.0.1
 
 RAY_STAMP := $(VENV)/.installed-ray
 DISTILLMOS := distillmos==0.9.1 xls-r-sqa==0.1.0
 CLUSTER := .cluster
 
-.PHONY: demo test test-fast lint bench install clean zh-models cluster-up cluster-down
+.PHONY: demo test test-fast lint bench install clean zh-models watermark-model cluster-up cluster-down
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -82,13 +85,26 @@ zh-models: $(STAMP)
 		$(ZH_BUILD)/bin/python tools/convert_zh.py --out "$$out"; \
 	fi
 
+# Exports resemble-perth's watermark networks to ONNX once (tools/export_watermark.py) into
+# emovox's cache: every output of a cloned voice carries the mark, so cloning needs them.
+# torch is never installed in .venv for this; perth comes without its dependencies (the
+# script reads only its packaged checkpoint).
+watermark-model: $(STAMP)
+	@out="$$($(BIN)/python -c 'from emovox.audio.watermark import model_dir; print(model_dir())')"; \
+	if [ ! -f "$$out/manifest.json" ]; then \
+		[ -x $(WM_BUILD)/bin/python ] || $(PYTHON) -m venv $(WM_BUILD); \
+		$(WM_BUILD)/bin/pip install --quiet "torch==2.13.0" "onnx>=1.15" && \
+		$(WM_BUILD)/bin/pip install --quiet --no-deps $(PERTH) && \
+		$(WM_BUILD)/bin/python tools/export_watermark.py --out "$$out"; \
+	fi
+
 # The demo shows every kind of voice, the Mandarin one included: it builds that voice first
 # (once; a no-op after). `make demo ZH=0` skips the build for an English-only install.
-demo: $(STAMP) $(if $(filter 0,$(ZH)),,zh-models)
+demo: $(STAMP) watermark-model $(if $(filter 0,$(ZH)),,zh-models)
 	$(BIN)/emovox demo --out demo
 
 # Everything: lint, the fast tier and every slow test (real models, Mandarin build, browser).
-test: $(TEST_STAMP) zh-models lint
+test: $(TEST_STAMP) zh-models watermark-model lint
 	$(BIN)/python -m pytest
 
 # Under a minute: the real pipeline on tiny voices the tests build; no model, no browser.
@@ -102,4 +118,4 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/rtf.py
 
 clean: cluster-down
-	rm -rf $(VENV) $(ZH_BUILD) $(CLUSTER) demo
+	rm -rf $(VENV) $(ZH_BUILD) $(WM_BUILD) $(CLUSTER) demo

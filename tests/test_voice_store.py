@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 
+from emovox.voices.audit import verify
 from emovox.voices.store import StoredVoice, VoiceStoreError, open_store
 
 STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
@@ -89,6 +90,57 @@ def test_export_import_round_trip_and_bad_files(make_store, tmp_path):
     assert [v.name for v in other.list()] == ["maria"]
 
 
+def test_consent_travels_with_an_exported_voice_and_every_step_is_audited(make_store, tmp_path):
+    consent = {"method": "declared", "by": "Ana Operator", "at": 1764600000.0, "statement": "declared"}
+    store = make_store("a")
+    voice = StoredVoice(**{**_voice("maria").to_dict(), "meta": {"quality": "fast", "consent": consent}})
+    store.save(voice, np.zeros((510, 256), np.float32))
+    store.export("maria", tmp_path / "maria.emovox", actor="cli:ana")
+    other = make_store("b")
+    other.import_file(tmp_path / "maria.emovox", name="maria-2", actor="cli:ben")
+    assert other.get("maria-2").meta["consent"] == consent
+    assert [(e.event, e.voice, e.actor) for e in store.audit()] == [("export", "maria", "cli:ana")]
+    (entry,) = other.audit("maria-2")
+    assert (entry.event, entry.actor, entry.detail["consent"]) == ("import", "cli:ben", consent)
+
+
+def _raw_sql(store, sql: str) -> None:
+    """SQL run beside the store's own connection, as someone with the database file would."""
+    if hasattr(store, "url"):
+        import psycopg
+
+        with psycopg.connect(store.url, autocommit=True) as db:
+            db.execute(sql)
+    else:
+        import sqlite3
+
+        with sqlite3.connect(store.home / "voices.sqlite3") as db:
+            db.execute(sql)
+
+
+def test_the_audit_log_is_append_only_and_chained(make_store):
+    store = make_store()
+    for event, voice in [("clone", "maria"), ("use", "maria"), ("use", "maria"), ("delete", "maria"),
+                         ("clone", "joan")]:
+        store.record(event, voice, "api:127.0.0.1", {"chars": 12})
+    entries = store.audit()
+    assert [e.event for e in entries] == ["clone", "use", "use", "delete", "clone"]
+    assert [e.event for e in store.audit("maria")] == ["clone", "use", "use", "delete"]
+    assert [e.seq for e in entries] == sorted(e.seq for e in entries) and verify(entries) is None
+    with pytest.raises(ValueError, match="unknown audit event"):
+        store.record("rename", "maria", "x")
+    for sql in ("UPDATE audit SET actor = 'nobody'", "DELETE FROM audit WHERE event = 'use'"):
+        with pytest.raises(Exception, match="append-only"):
+            _raw_sql(store, sql)
+    assert store.audit() == entries
+    # someone who drops the guard and edits an entry breaks the chain at that entry
+    drop = ("DROP TRIGGER audit_no_change ON audit" if hasattr(store, "url")
+            else "DROP TRIGGER audit_is_append_only_update")
+    _raw_sql(store, drop)
+    _raw_sql(store, f"UPDATE audit SET actor = 'nobody' WHERE seq = {entries[2].seq}")
+    assert verify(store.audit()) == entries[2].seq
+
+
 WRITER = """
 import sys, time, numpy as np
 from emovox.voices.store import StoredVoice, open_store
@@ -156,6 +208,7 @@ def test_migrations_are_versioned_and_applied_once(postgres_url, tmp_path):
 def test_two_processes_racing_for_one_name_leave_one_voice(postgres_url):
     racer = """
 import sys, time, numpy as np
+from emovox.voices.audit import verify
 from emovox.voices.store import StoredVoice, VoiceStoreError, open_store
 store = open_store(url=sys.argv[1])
 pack = np.full((510, 256), float(sys.argv[2]), np.float32)

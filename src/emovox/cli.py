@@ -275,12 +275,13 @@ def _cmd_voices(args: argparse.Namespace) -> int:
             raise InvalidOptionError(f"usage: emovox {usage[args.action]}")
         if args.action == "rm":
             store.delete(args.operands[0])
+            store.record("delete", args.operands[0], _cli_actor())
             print(f"deleted {args.operands[0]}")
         elif args.action == "export":
-            store.export(args.operands[0], Path(args.operands[1]))
+            store.export(args.operands[0], Path(args.operands[1]), actor=_cli_actor())
             print(f"exported {args.operands[0]} to {args.operands[1]}")
         else:
-            voice = store.import_file(Path(args.operands[0]), force=args.force)
+            voice = store.import_file(Path(args.operands[0]), force=args.force, actor=_cli_actor())
             print(f"imported {voice.name}")
         return 0
     voices = from_packages().voices()
@@ -297,16 +298,34 @@ def _cmd_voices(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cli_actor() -> str:
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):  # no name for this uid (a container)
+        return f"cli:uid {os.getuid()}"
+
+
 def _cmd_clone(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from emovox.compose import from_packages
     from emovox.voices.adapt import BUDGETS
     from emovox.voices.clone import clone
+    from emovox.voices.consent import CONSENT_SENTENCE, ConsentClaim, ConsentError
     from emovox.voices.store import open_store
 
     if not args.reference.is_file():
         raise InvalidOptionError(f"no such file: {args.reference}")
+    if args.consent_clip is None and not args.consent_by:
+        raise ConsentError("cloning needs the speaker's consent: --consent-clip FILE (the speaker reading "
+                           f"{CONSENT_SENTENCE!r}) or --consent-by NAME (you hold their consent)",
+                           code="consent_required")
+    if args.consent_clip is not None and not args.consent_clip.is_file():
+        raise InvalidOptionError(f"no such file: {args.consent_clip}")
+    claim = ConsentClaim(by=args.consent_by or "",
+                         clip=args.consent_clip.read_bytes() if args.consent_clip is not None else None)
     data = args.reference.read_bytes()
     engine, budget = from_packages(), BUDGETS[args.quality]
     with Progress(TextColumn("cloning"), BarColumn(), TextColumn("{task.fields[similarity]}"),
@@ -314,7 +333,8 @@ def _cmd_clone(args: argparse.Namespace) -> int:
         task = bar.add_task("clone", total=budget, similarity="")
         result = clone(engine, open_store(), data, args.name, args.quality, args.force, args.denoise, args.backend,
                        progress=lambda elapsed, similarity: bar.update(
-                           task, completed=elapsed, similarity=f"similarity {similarity:.3f}"))
+                           task, completed=elapsed, similarity=f"similarity {similarity:.3f}"),
+                       consent=claim, actor=_cli_actor())
     summary = result.to_dict()
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -324,9 +344,60 @@ def _cmd_clone(args: argparse.Namespace) -> int:
     print(f"cloned {summary['name']} on {summary['backend']} ({adapted}) {source}: similarity "
           f"{summary['similarity']:.3f} to the reference, starting from {summary['start']} "
           f"({summary['start_similarity']})")
+    consent = summary["consent"]
+    print(f"consent: {consent['method']} by {consent['by'] or 'the speaker'}"
+          + (f" (heard {consent['heard']!r})" if consent["heard"] else ""))
     for warning in (summary["intake"] or {}).get("warnings", []):
         print(f"warning: {warning}")
     return 0
+
+
+def _cmd_detect(args: argparse.Namespace) -> int:
+    """Exit status 0 when the file carries the mark, 1 when it does not (2: bad input)."""
+    from emovox.audio.watermark import shared
+    from emovox.voices.intake import ReferenceAudioError, decode, sniff
+
+    if not args.file.is_file():
+        raise InvalidOptionError(f"no such file: {args.file}")
+    data = args.file.read_bytes()
+    sniff(data)
+    samples, rate, _ = decode(data)
+    try:
+        detection = shared().detect(samples, rate)
+    except ValueError as e:
+        raise ReferenceAudioError(str(e)) from None
+    result = {"file": str(args.file), **detection.to_dict(), "voice": None,
+              "note": "the mark says 'made by an emovox cloned voice'; which voice is in the audit log, not the audio"}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        verdict = "carries the emovox cloned-voice watermark" if detection.watermarked else "carries no emovox watermark"
+        print(f"{args.file}: {verdict} (confidence {detection.confidence:.2f}, threshold {result['threshold']})")
+    return 0 if detection.watermarked else 1
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from emovox.voices.audit import verify
+    from emovox.voices.store import open_store
+
+    store = open_store()
+    entries = store.audit(args.voice)
+    broken = verify(store.audit()) if args.verify else None
+    if args.json:
+        out = {"entries": [e.to_dict() for e in entries]}
+        if args.verify:
+            out["chain_intact"], out["first_broken_seq"] = broken is None, broken
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        import datetime
+
+        for e in entries:
+            when = datetime.datetime.fromtimestamp(e.at, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+            extra = {k: v for k, v in e.detail.items() if v not in (None, "", {})}
+            print(f"{e.seq:>6}  {when}  {e.event:<7} {e.voice:<24} {e.actor:<24} {json.dumps(extra, ensure_ascii=False)}")
+        if args.verify:
+            print("chain intact" if broken is None else f"chain broken at entry {broken}")
+    return 0 if broken is None else 1
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -344,7 +415,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     overrides = {"workers": args.workers, "intra_op_threads": args.threads}
     chosen = dataclasses.replace(chosen, **{k: v for k, v in overrides.items() if v is not None})
     settings = ServerSettings(scheduling=SchedulerSettings.from_profile(chosen), default_voice=chosen.default_voice,
-                              api_keys=_api_keys(args), cors_origins=tuple(args.cors_origin or ()))
+                              api_keys=_api_keys(args), cors_origins=tuple(args.cors_origin or ()),
+                              require_consent=args.require_consent)
     print(f"profile {chosen.name}: {chosen.description}", file=sys.stderr)
     app = create_app(chosen.engine(), settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
@@ -370,7 +442,8 @@ def _serve_on_ray(args: argparse.Namespace) -> int:
         raise InvalidOptionError("--ray needs Ray Serve: pip install 'emovox[ray]'") from None
     from emovox.deploy import build_app
 
-    applications = [{"name": "emovox", "route_prefix": "/", "args": {"api_keys": list(_api_keys(args))}}]
+    applications = [{"name": "emovox", "route_prefix": "/", "args": {"api_keys": list(_api_keys(args)),
+                                                                     "require_consent": args.require_consent}}]
     if args.config:
         try:
             config = yaml.safe_load(args.config.read_text("utf-8")) or {}
@@ -684,8 +757,25 @@ def build_parser() -> argparse.ArgumentParser:
     clone.add_argument("--denoise", choices=list(DENOISE_MODES), default="auto",
                        help="DeepFilterNet3 denoising: auto (when the clip is noisy), on or off")
     clone.add_argument("--force", action="store_true", help="replace a stored voice of the same name")
+    consent = clone.add_mutually_exclusive_group()
+    consent.add_argument("--consent-clip", type=Path, metavar="FILE",
+                         help="the speaker reading the consent sentence (checked with Whisper and against the "
+                              "reference's voice; needs emovox[consent])")
+    consent.add_argument("--consent-by", metavar="NAME", help="you, the operator, declare you hold the speaker's consent")
     clone.add_argument("--json", action="store_true")
     clone.set_defaults(run=_cmd_clone)
+
+    detect = commands.add_parser("detect", help="does an audio file carry the watermark of a cloned voice? "
+                                                "(exit 0: yes, 1: no)")
+    detect.add_argument("file", type=Path, help="any audio file FFmpeg reads")
+    detect.add_argument("--json", action="store_true")
+    detect.set_defaults(run=_cmd_detect)
+
+    audit = commands.add_parser("audit", help="the append-only log of clones, API uses, exports, imports and deletes")
+    audit.add_argument("--voice", help="only this voice's entries")
+    audit.add_argument("--verify", action="store_true", help="check the hash chain of the whole log (exit 1 if broken)")
+    audit.add_argument("--json", action="store_true")
+    audit.set_defaults(run=_cmd_audit)
 
     phonemize = commands.add_parser("phonemize", help="show normalization, segments and phonemes (no model)")
     phonemize.add_argument("text", help="text, or - for standard input")
@@ -706,6 +796,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--api-key", action="append", metavar="KEY",
                        help="require 'Authorization: Bearer KEY' (repeatable; also $EMOVOX_API_KEYS, comma-separated)")
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="allow browser calls from ORIGIN")
+    serve.add_argument("--require-consent", action="store_true",
+                       help="refuse clones without the speaker's consent (consent_clip or consent_by)")
     serve.add_argument("--ray", metavar="ADDRESS",
                        help="deploy on a Ray cluster instead (ADDRESS: host:port of its head, or 'auto'; "
                             "needs emovox[ray]); HTTP on --host/--port of the head node")

@@ -119,10 +119,12 @@ class Cloning:
         self.engine = from_packages(backends=tuple(METHODS), audio_cache_bytes=0)  # the families clones go onto
         self.store = open_store()
 
-    def clone(self, data: bytes, name: str, quality: str, force: bool, denoise: str, backend: str):
+    def clone(self, data: bytes, name: str, quality: str, force: bool, denoise: str, backend: str, consent=None,
+              require_consent: bool = False, actor: str = ""):
         from emovox.voices.clone import clone
 
-        return clone(self.engine, self.store, data, name, quality, force, denoise, backend)
+        return clone(self.engine, self.store, data, name, quality, force, denoise, backend, consent=consent,
+                     require_consent=require_consent, actor=actor)
 
 
 class RemoteSynthesizer:
@@ -192,9 +194,11 @@ def _in_our_terms(error: Exception) -> Exception:
 
 def _remote_cloner(handle: DeploymentHandle):
     def cloner(data: bytes, name: str, quality: str = "balanced", force: bool = False, denoise: str = "auto",
-               backend: str = "kokoro", progress=None):
+               backend: str = "kokoro", progress=None, *, consent=None, require_consent: bool = False,
+               actor: str = ""):
         try:
-            return handle.clone.remote(data, name, quality, force, denoise, backend).result()
+            return handle.clone.remote(data, name, quality, force, denoise, backend, consent, require_consent,
+                                       actor).result()
         except Exception as e:  # noqa: BLE001 - see _in_our_terms
             raise _in_our_terms(e) from None
 
@@ -207,9 +211,10 @@ class Ingress:
     """The OpenAI-compatible app; planning here, synthesis and cloning in their deployments."""
 
     def __init__(self, synthesis: dict[str, DeploymentHandle], cloning: DeploymentHandle, default_voice: str,
-                 api_keys: list[str]) -> None:
+                 api_keys: list[str], require_consent: bool = False) -> None:
         self._synthesis, self._cloning = synthesis, cloning
         self._default_voice, self._api_keys = default_voice, tuple(api_keys)
+        self._require_consent = require_consent
 
     def __serve_build_asgi_app__(self):
         from emovox.compose import from_packages
@@ -219,7 +224,7 @@ class Ingress:
         # every family's backend, for planning: sessions load lazily and planning never runs them
         engine = from_packages(backends=tuple(self._synthesis), audio_cache_bytes=0)
         settings = ServerSettings(default_voice=self._default_voice, api_keys=self._api_keys, warmup=False,
-                                  book_jobs=False)
+                                  book_jobs=False, require_consent=self._require_consent)
         return create_app(engine, settings, open_store(), RemoteSynthesizer(self._synthesis),
                           _remote_cloner(self._cloning))
 
@@ -242,7 +247,7 @@ def build_app(args: dict | None = None):
     cloning = Cloning.options(ray_actor_options={"num_cpus": settings.cloning_cpus}).bind()
     return Ingress.options(ray_actor_options={"num_cpus": settings.ingress_cpus},
                            max_ongoing_requests=settings.ingress_max_ongoing_requests).bind(
-        synthesis, cloning, settings.default_voice, settings.api_keys)
+        synthesis, cloning, settings.default_voice, settings.api_keys, settings.require_consent)
 
 
 #: `serve run emovox.deploy:app`: every installed family, the defaults above.

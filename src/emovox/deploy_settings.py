@@ -46,6 +46,8 @@ class AppArgs:
     #: The voice of a request that names none.
     default_voice: str = "heart"
     api_keys: list[str] = field(default_factory=list)
+    #: Refuse clones that bring no consent (emovox serve --require-consent).
+    require_consent: bool = False
     autoscaling: dict = field(default_factory=lambda: dict(AUTOSCALING))
     max_ongoing_requests: int = MAX_ONGOING_REQUESTS
     max_queued_requests: int = MAX_QUEUED_REQUESTS

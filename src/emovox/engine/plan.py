@@ -44,6 +44,9 @@ class ChunkJob:
     #: `text` as it was written ("$12.75", not "twelve dollars and seventy-five cents"), for
     #: subtitles ("" where not known).
     written: str = ""
+    #: Mark the audio as a cloned voice's (audio/watermark.py): every chunk of a request in a
+    #: cloned voice, a partner voice's chunks of mixed text too.
+    watermark: bool = False
 
     @property
     def cache_key(self) -> tuple:

@@ -126,7 +126,8 @@ class Planner:
         warnings = (f"dropped characters the voice cannot say: {' '.join(dropped)}",) if dropped else ()
         for warning in warnings:
             log.warning(warning)
-        jobs = tuple(self._jobs(parts, entry.backend.sample_rate, options.speed, warnings, lexicon))
+        jobs = tuple(self._jobs(parts, entry.backend.sample_rate, options.speed, warnings, lexicon,
+                                watermark=bool(entry.info.based_on)))
         if not jobs:
             raise InvalidTextError("the text produced no speech; it may contain only symbols the voice cannot say")
         return Plan(voice=entry.info, speed=options.speed, lang=options.lang, sample_rate=entry.backend.sample_rate,
@@ -157,7 +158,7 @@ class Planner:
         return min(candidates, key=lambda c: (c.info.gender != entry.info.gender, c.info.name != partner))
 
     def _jobs(self, parts: list[_Part], output_rate: int, speed: float, warnings: tuple[str, ...],
-              lexicon: Lexicon) -> Iterator[ChunkJob]:
+              lexicon: Lexicon, watermark: bool) -> Iterator[ChunkJob]:
         index = 0
         for number, part in enumerate(parts):
             stretch, backend = part.stretch, part.entry.backend
@@ -191,7 +192,7 @@ class Planner:
                                phonemes=segment.phonemes, index=index, pause_before_s=pause_before,
                                pause_after_s=pause / (speed * stretch.controls.speed), output_rate=output_rate,
                                warnings=chunk_warnings, match_level_of=part.match_level_of, words=words,
-                               id_words=id_words, written=as_written)
+                               id_words=id_words, written=as_written, watermark=watermark)
                 pause_before = 0.0
                 index += 1
 

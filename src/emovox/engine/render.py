@@ -7,7 +7,8 @@ All signal shaping happens here, in one order, for every backend:
     -> loudness and spectral tilt of the emotion, where the model does not make them
                                                              [cached up to here]
     -> edge silence trimmed -> a partner voice brought to the requested voice's level
-    -> resampled to the stream's rate -> soft limiter -> the job's pauses
+    -> resampled to the stream's rate -> soft limiter
+    -> the watermark, on every output of a cloned voice -> the job's pauses
 
 Both models run without sampling noise, so the cached waveform of a job is the waveform
 the same job would compute again.
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import soxr
 
-from emovox.audio import effects, post
+from emovox.audio import effects, post, watermark
 from emovox.backends.base import Backend
 from emovox.caching import AUDIO_CACHE_BYTES, AudioCache, CacheStats, read_only
 from emovox.engine import windows
@@ -136,7 +137,7 @@ class Renderer:
         rate = job.output_rate or source_rate
         if rate != source_rate:
             samples = soxr.resample(samples, source_rate, rate).astype(np.float32)
-        samples = effects.limit(samples)
+        samples = self._marked(job, effects.limit(samples), rate)
         samples = np.concatenate([np.zeros(int(rate * job.pause_before_s), dtype=np.float32), samples,
                                   np.zeros(int(rate * job.pause_after_s), dtype=np.float32)])
         return AudioChunk(samples=samples, sample_rate=rate, text=job.text, phonemes=job.phonemes,
@@ -183,7 +184,7 @@ class Renderer:
             out = shaped * gain
             if resampler is not None:
                 out = resampler.resample_chunk(out, last=final).astype(np.float32)
-            out = effects.limit(out)
+            out = self._marked(job, effects.limit(out), rate)
             before = np.zeros(int(rate * job.pause_before_s) if piece_number == 0 else 0, dtype=np.float32)
             after = np.zeros(int(rate * job.pause_after_s) if final else 0, dtype=np.float32)
             if final:  # cached before the last piece is handed over: nobody asks past it
@@ -193,6 +194,12 @@ class Renderer:
             yield AudioChunk(samples=np.concatenate([before, out, after]), sample_rate=rate, text=job.text,
                              phonemes=job.phonemes, index=job.index, warnings=job.warnings if piece_number == 0 else (),
                              words=words if piece_number == 0 else (), final=final)
+
+    @staticmethod
+    def _marked(job: ChunkJob, samples: np.ndarray, rate: int) -> np.ndarray:
+        """A cloned voice's audio with its watermark (each streamed piece marked alone: the
+        detector pools over whatever length it is given)."""
+        return watermark.shared().mark(samples, rate) if job.watermark else samples
 
     def _voice_peak_rms(self, voice: str) -> float:
         """What a whole segment's loudest 10 ms frame usually is for `voice` (its speech

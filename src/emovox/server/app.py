@@ -63,6 +63,8 @@ class ServerSettings:
     warmup: bool = True
     #: Long-form jobs (POST /v1/audio/books) rendered by this process's engine.
     book_jobs: bool = True
+    #: Refuse clones that bring no consent (a spoken clip or an operator's declaration).
+    require_consent: bool = False
 
 
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None,
@@ -141,7 +143,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         return {"object": "list", "data": [{"name": n, "description": DESCRIPTIONS[n], "target": TARGETS[n].to_dict()}
                                            for n in EMOTIONS]}
 
-    voice_routes.install(app, engine, store, authorized, settings.max_upload_bytes, cloner)
+    voice_routes.install(app, engine, store, authorized, settings.max_upload_bytes, cloner, settings.require_consent)
     if settings.book_jobs:
         book_routes.install(app, engine, authorized, store.home / "books")
 
@@ -164,8 +166,12 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
                            param="input", code="string_above_max_length")
         options = speech_options(body, settings.default_voice or engine.default_voice)
         plan = await run_in_threadpool(engine.plan, body.input, options=options)
-        release = scheduler.admit(plan.backends)
         voice = plan.voice
+        if voice.based_on:  # a cloned voice: every use is in the audit log
+            await run_in_threadpool(store.record, "use", voice.name, voice_routes.actor_of(request),
+                                    {"endpoint": request.url.path, "chars": len(body.input),
+                                     "format": options.format})
+        release = scheduler.admit(plan.backends)
         started = time.perf_counter()
         sample_rate = voice.sample_rate
         synthesis = _synthesize(plan.jobs, scheduler, request, started + settings.request_timeout_s, release)

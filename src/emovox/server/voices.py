@@ -2,7 +2,9 @@
 
 Uploads are bounded while they stream in: a declared Content-Length over the limit is
 refused before reading, and the multipart parser stops any part that grows past it.
-`fast` clones answer at once; `balanced` and `best` return a job id.
+`fast` clones answer at once; `balanced` and `best` return a job id. A clone may bring
+the speaker's consent (`consent_clip`, `consent_by`; required with `--require-consent`), and
+every clone, use, export, import and delete is in the audit log (`GET /v1/audit`).
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from emovox.errors import EmovoxError
+from emovox.errors import EmovoxError, UnsupportedMediaError
 from emovox.server.errors import ApiError, body_of
 from emovox.server.uploads import bounded_form
 from emovox.voices.adapt import BUDGETS
+from emovox.voices.audit import key_fingerprint, verify
 from emovox.voices.clone import METHODS, Cloner, clone
+from emovox.voices.consent import CONSENT_SENTENCE, ConsentClaim, ConsentError
 from emovox.voices.intake import DENOISE_MODES, MAX_UPLOAD_BYTES, sniff
 from emovox.voices.store import VoiceStore
 
@@ -49,26 +53,48 @@ class Job:
                 "similarity": self.similarity, "result": self.result, "error": self.error}
 
 
+def actor_of(request: Request) -> str:
+    """Who the audit log says asked: the API key's fingerprint, else the client's address."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token:
+        return f"api:key {key_fingerprint(token)}"
+    return f"api:{request.client.host if request.client else 'unknown'}"
+
+
 def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_bytes: int = MAX_UPLOAD_BYTES,
-            cloner: Cloner | None = None) -> None:
-    """The voice routes; clones are made by `cloner` (default: `clone` with this engine and store)."""
+            cloner: Cloner | None = None, require_consent: bool = False) -> None:
+    """The voice routes; clones are made by `cloner` (default: `clone` with this engine and
+    store). `require_consent`: refuse a clone that brings no consent (voices/consent.py)."""
     cloner = cloner or functools.partial(clone, engine, store)
     jobs: dict[str, Job] = {}
     lock = threading.Lock()
 
-    async def read_upload(request: Request) -> tuple[bytes, dict]:
+    async def read_upload(request: Request) -> tuple[bytes, bytes | None, dict]:
+        """(the reference clip, the consent clip if any, the text fields)."""
         form = await bounded_form(request, max_upload_bytes, max_fields=8)
         upload = form.get("file")
         if upload is None or isinstance(upload, str):
             raise ApiError(400, "send the reference clip as a multipart file field named 'file'", param="file",
                            code="missing_file")
+        data = await read_file(upload, "file")
+        consent_upload = form.get("consent_clip")
+        if isinstance(consent_upload, str):
+            raise ApiError(400, "consent_clip must be a file: the speaker reading the consent sentence",
+                           param="consent_clip", code="invalid_value")
+        consent_clip = await read_file(consent_upload, "consent_clip") if consent_upload is not None else None
+        fields = {k: v for k, v in form.items() if isinstance(v, str)}
+        return data, consent_clip, fields
+
+    async def read_file(upload, param: str) -> bytes:
         data = await upload.read()
         if len(data) > max_upload_bytes:
-            raise ApiError(413, f"the upload is over {max_upload_bytes / 2**20:.0f} MB", param="file",
+            raise ApiError(413, f"the upload is over {max_upload_bytes / 2**20:.0f} MB", param=param,
                            code="file_too_large")
-        sniff(data)  # before anything parses it, and before a job is accepted
-        fields = {k: v for k, v in form.items() if isinstance(v, str)}
-        return data, fields
+        try:
+            sniff(data)  # before anything parses it, and before a job is accepted
+        except UnsupportedMediaError as e:
+            raise UnsupportedMediaError(e.message, param=param) from None
+        return data
 
     def check_choice(fields: dict, key: str, choices, default: str) -> str:
         value = fields.get(key, default)
@@ -77,17 +103,37 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
                            code="invalid_value")
         return value
 
+    @app.get("/v1/voices/consent", dependencies=[Depends(authorized)])
+    async def consent_policy():
+        """What a clone needs here: whether consent is required, and the sentence to read."""
+        return {"object": "voice.consent_policy", "required": require_consent, "sentence": CONSENT_SENTENCE,
+                "methods": {"consent_clip": "the speaker reading the sentence (checked by Whisper and against the "
+                                            "reference's voice)",
+                            "consent_by": "the operator's name: they declare they hold the speaker's consent"}}
+
+    @app.get("/v1/audit", dependencies=[Depends(authorized)])
+    async def audit_log(voice: str | None = None):
+        entries = await run_in_threadpool(store.audit, voice)
+        everything = entries if voice is None else await run_in_threadpool(store.audit)
+        return {"object": "list", "data": [e.to_dict() for e in entries], "chain_intact": verify(everything) is None}
+
     @app.post("/v1/voices", dependencies=[Depends(authorized)])
     async def create_voice(request: Request):
-        data, fields = await read_upload(request)
+        data, consent_clip, fields = await read_upload(request)
         name = fields.get("name", "")
         quality = check_choice(fields, "quality", tuple(BUDGETS), "fast")
         denoise = check_choice(fields, "denoise", DENOISE_MODES, "auto")
         backend = check_choice(fields, "backend", tuple(METHODS), "kokoro")
         force = fields.get("force", "false").lower() in ("1", "true", "yes")
+        claim = ConsentClaim(by=fields.get("consent_by", ""), clip=consent_clip)
+        if require_consent and not claim.given:  # before a job is accepted
+            raise ConsentError("this server clones only with the speaker's consent: send consent_clip (the speaker "
+                               f"reading {CONSENT_SENTENCE!r}) or consent_by (the operator who holds it)",
+                               code="consent_required")
+        run = functools.partial(cloner, consent=claim, require_consent=require_consent, actor=actor_of(request))
 
         if quality == "fast":
-            result = await run_in_threadpool(cloner, data, name, quality, force, denoise, backend)
+            result = await run_in_threadpool(run, data, name, quality, force, denoise, backend)
             return JSONResponse({"object": "voice", **result.to_dict()}, status_code=201)
 
         job = Job(id=uuid.uuid4().hex, name=name, quality=quality)
@@ -97,7 +143,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
 
         def work() -> None:
             try:
-                job.result = cloner(data, name, quality, force, denoise, backend, progress).to_dict()
+                job.result = run(data, name, quality, force, denoise, backend, progress).to_dict()
                 job.status = "succeeded"
             except EmovoxError as e:
                 job.error = body_of(e)
@@ -123,15 +169,16 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
         return job.to_dict()
 
     @app.delete("/v1/voices/{name}", dependencies=[Depends(authorized)])
-    async def delete_voice(name: str):
-        await run_in_threadpool(forget, name)  # SQLite and the engine's caches: off the event loop
+    async def delete_voice(name: str, request: Request):
+        await run_in_threadpool(forget, name, actor_of(request))  # SQLite and the engine: off the event loop
         return {"object": "voice.deleted", "name": name, "deleted": True}
 
-    def forget(name: str) -> None:
+    def forget(name: str, actor: str) -> None:
         if store.get(name) is None:
             raise ApiError(404, f"no cloned voice named {name!r}", "not_found_error", param="name",
                            code="voice_not_found")
         store.delete(name)
+        store.record("delete", name, actor)
         try:
             engine.remove_voice(name)
         except EmovoxError:

@@ -20,11 +20,14 @@ from typing import Protocol
 
 import numpy as np
 
+from emovox.audio import watermark
 from emovox.backends.base import Cloning
 from emovox.errors import EmovoxError, InvalidOptionError, UnknownVoiceError
 from emovox.types import VoiceInfo
+from emovox.voices import consent as consent_module
 from emovox.voices import intake
 from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro
+from emovox.voices.consent import CONSENT_SENTENCE, ConsentClaim, ConsentError
 from emovox.voices.encoder import SpeakerEncoder, similarity
 from emovox.voices.store import NAME_PATTERN, StoredVoice, VoiceStore, VoiceStoreError, check_name
 
@@ -55,6 +58,7 @@ class CloneResult:
             "seconds": round(self.seconds, 2),
             "cached": self.cached,
             "intake": self.report.to_dict() if self.report else meta.get("intake"),
+            "consent": meta.get("consent"),
         }
 
 
@@ -127,7 +131,9 @@ class Cloner(Protocol):
 
     def __call__(self, data: bytes, name: str, quality: str = "balanced", force: bool = False,
                  denoise: str = "auto", backend: str = "kokoro",
-                 progress: Callable[[float, float], None] | None = None) -> CloneResult: ...
+                 progress: Callable[[float, float], None] | None = None, *,
+                 consent: ConsentClaim | None = None, require_consent: bool = False,
+                 actor: str = "") -> CloneResult: ...
 
 
 def clone(
@@ -140,8 +146,16 @@ def clone(
     denoise: str = "auto",
     backend: str = "kokoro",
     progress: Callable[[float, float], None] | None = None,
+    *,
+    consent: ConsentClaim | None = None,
+    require_consent: bool = False,
+    actor: str = "",
 ) -> CloneResult:
-    """Clone the speaker in `data` (any audio file's bytes) into a stored voice `name`."""
+    """Clone the speaker in `data` (any audio file's bytes) into a stored voice `name`.
+
+    `consent` is checked before any adaptation and stored with the voice (voices/consent.py);
+    with `require_consent` a clone without it is refused. The clone is recorded in the store's
+    audit log under `actor`."""
     started = time.perf_counter()
     check_name(name)
     if quality not in BUDGETS:
@@ -153,16 +167,26 @@ def clone(
     _check_free(engine, name)
     if not force and store.get(name) is not None:
         raise VoiceStoreError(f"a voice named {name!r} already exists; choose another name or use --force")
+    watermark.shared().manifest()  # a clone whose audio could not be marked is never made
+    claim = consent or ConsentClaim()
+    if require_consent and not claim.given:
+        raise ConsentError("this server clones only with the speaker's consent: send consent_clip (the speaker "
+                           f"reading {CONSENT_SENTENCE!r}) or consent_by (the operator who holds it)",
+                           code="consent_required")
     encoder = SpeakerEncoder.packaged()
     source = hashlib.sha256(data).hexdigest()
     settings = f"{METHODS[backend]}/{quality}/{encoder.name}/denoise-{denoise}"
 
     cached = store.find_clone(source, settings)
+    reference = intake.prepare(data, denoise) if cached is None or claim.clip is not None else None
+    target = encoder.embed(reference.samples) if reference is not None else None
+    record = (consent_module.spoken(claim.clip, target, encoder, claim.by) if claim.clip is not None
+              else consent_module.declared(claim.by) if claim.given else None)
+    agreed = {"consent": record.to_dict() if record else None}
     if cached is not None:
-        voice, tensor, report = replace(cached, name=name, created=time.time()), store.tensor(cached.name), None
+        voice = replace(cached, name=name, created=time.time(), meta={**cached.meta, **agreed})
+        tensor, report = store.tensor(cached.name), None
     else:
-        reference = intake.prepare(data, denoise)
-        target = encoder.embed(reference.samples)
         if engine.backend_named(backend).capabilities.cloning is Cloning.STYLE:
             adaptation = adapt_kokoro(engine, target, quality, encoder, progress=progress)
             tensor, based_on, achieved = adaptation.pack, adaptation.based_on, adaptation.similarity
@@ -174,8 +198,11 @@ def clone(
         report = reference.report
         voice = StoredVoice(name=name, backend=backend, based_on=based_on, source_sha256=source, settings=settings,
                             similarity=achieved, created=time.time(),
-                            meta={"quality": quality, **meta, "intake": report.to_dict()})
+                            meta={"quality": quality, **meta, "intake": report.to_dict(), **agreed})
     store.save(voice, tensor, force=force)
+    store.record("clone", name, actor, {"backend": backend, "based_on": voice.based_on, "source_sha256": source,
+                                        "quality": quality, "similarity": round(float(voice.similarity), 4),
+                                        "cached": cached is not None, **agreed})
     register_voice(engine, voice, tensor)
     return CloneResult(voice, cached is not None, time.perf_counter() - started, report)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from emovox.paths import home_dir
+from emovox.voices.audit import GENESIS, AuditEntry, chain_digest
 from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name, tensor_bytes, tensor_from
 
 log = logging.getLogger("emovox")
@@ -42,6 +43,24 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
             meta JSONB NOT NULL
         );
         CREATE INDEX voices_by_source ON voices (source_sha256, settings);
+    """),
+    (2, """
+        CREATE TABLE audit (
+            seq BIGSERIAL PRIMARY KEY,
+            at DOUBLE PRECISION NOT NULL,
+            event TEXT NOT NULL,
+            voice TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            detail JSONB NOT NULL,
+            digest TEXT NOT NULL
+        );
+        CREATE INDEX audit_by_voice ON audit (voice);
+        CREATE FUNCTION audit_is_append_only() RETURNS trigger LANGUAGE plpgsql AS
+            $$ BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$;
+        CREATE TRIGGER audit_no_change BEFORE UPDATE OR DELETE ON audit
+            FOR EACH ROW EXECUTE FUNCTION audit_is_append_only();
+        CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON audit
+            FOR EACH STATEMENT EXECUTE FUNCTION audit_is_append_only();
     """),
 )
 _LOCK_KEY = 0x656D6F766F78  # "emovox": serializes migrations across processes
@@ -147,6 +166,24 @@ class PostgresVoiceStore(VoiceStore):
             if db.execute("DELETE FROM voices WHERE name = %s", (name,)).rowcount == 0:
                 raise VoiceStoreError(f"no stored voice named {name!r}")
             db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"event": "deleted", "name": name})))
+
+    def _append_audit(self, at: float, event: str, voice: str, actor: str, detail: dict) -> AuditEntry:
+        with self._connect() as db, db.transaction():
+            db.execute("LOCK TABLE audit IN SHARE ROW EXCLUSIVE MODE")  # appends from every machine, in turn
+            row = db.execute("SELECT digest FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+            digest = chain_digest(row[0] if row else GENESIS, at, event, voice, actor, detail)
+            seq = db.execute("INSERT INTO audit (at, event, voice, actor, detail, digest) VALUES "
+                             "(%s, %s, %s, %s, %s, %s) RETURNING seq",
+                             (at, event, voice, actor, json.dumps(detail), digest)).fetchone()[0]
+        return AuditEntry(seq, at, event, voice, actor, detail, digest)
+
+    def audit(self, voice: str | None = None) -> list[AuditEntry]:
+        where, args = ("WHERE voice = %s", (voice,)) if voice else ("", ())
+        with self._connect() as db:
+            rows = db.execute(f"SELECT seq, at, event, voice, actor, detail, digest FROM audit {where} ORDER BY seq",
+                              args).fetchall()
+        return [AuditEntry(seq, at, event, name, actor, detail if isinstance(detail, dict) else json.loads(detail),
+                           digest) for seq, at, event, name, actor, detail, digest in rows]
 
     # -- hearing about changes -----------------------------------------------------------
 

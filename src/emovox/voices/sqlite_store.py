@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from emovox.paths import home_dir, written_atomically
+from emovox.voices.audit import GENESIS, AuditEntry, chain_digest
 from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name, tensor_bytes, tensor_from
 
 _SCHEMA = """
@@ -33,6 +34,20 @@ CREATE TABLE IF NOT EXISTS voices (
     meta TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS voices_by_source ON voices (source_sha256, settings);
+CREATE TABLE IF NOT EXISTS audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    at REAL NOT NULL,
+    event TEXT NOT NULL,
+    voice TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    digest TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_by_voice ON audit (voice);
+CREATE TRIGGER IF NOT EXISTS audit_is_append_only_update BEFORE UPDATE ON audit
+    BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_is_append_only_delete BEFORE DELETE ON audit
+    BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 """
 #: An unreferenced tensor file younger than this may be one a concurrent writer is about to index.
 GARBAGE_AGE_S = 60
@@ -110,6 +125,32 @@ class SqliteVoiceStore(VoiceStore):
             if db.execute("DELETE FROM voices WHERE name = ?", (name,)).rowcount == 0:
                 raise VoiceStoreError(f"no stored voice named {name!r}")
         self._collect_garbage()
+
+    def _append_audit(self, at: float, event: str, voice: str, actor: str, detail: dict) -> AuditEntry:
+        db = self._connect()
+        try:
+            db.isolation_level = None
+            db.execute("BEGIN IMMEDIATE")  # the write lock first: appends are serialized
+            row = db.execute("SELECT digest FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+            digest = chain_digest(row[0] if row else GENESIS, at, event, voice, actor, detail)
+            seq = db.execute("INSERT INTO audit (at, event, voice, actor, detail, digest) VALUES (?, ?, ?, ?, ?, ?)",
+                             (at, event, voice, actor, json.dumps(detail, ensure_ascii=False), digest)).lastrowid
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            db.close()
+        return AuditEntry(seq, at, event, voice, actor, detail, digest)
+
+    def audit(self, voice: str | None = None) -> list[AuditEntry]:
+        where, args = ("WHERE voice = ?", (voice,)) if voice else ("", ())
+        with self._connect() as db:
+            rows = db.execute(f"SELECT seq, at, event, voice, actor, detail, digest FROM audit {where} ORDER BY seq",
+                              args).fetchall()
+        return [AuditEntry(seq, at, event, name, actor, json.loads(detail), digest)
+                for seq, at, event, name, actor, detail, digest in rows]
 
     def _write_tensor(self, data: bytes) -> str:
         filename = hashlib.sha256(data).hexdigest() + ".npy"

@@ -19,6 +19,7 @@ import io
 import json
 import os
 import re
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ import numpy as np
 
 from emovox.errors import EmovoxError
 from emovox.paths import written_atomically
+from emovox.voices.audit import AuditEntry, check_event
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,47}")
 EXPORT_FORMAT = "emovox-voice/1"
@@ -90,6 +92,20 @@ class VoiceStore(abc.ABC):
     @abc.abstractmethod
     def delete(self, name: str) -> None: ...
 
+    # -- the audit log (voices/audit.py) --------------------------------------------------
+
+    def record(self, event: str, voice: str, actor: str, detail: dict | None = None) -> AuditEntry:
+        """Append an entry to the audit log, chained to the one before it."""
+        return self._append_audit(time.time(), check_event(event), voice, actor, dict(detail or {}))
+
+    @abc.abstractmethod
+    def _append_audit(self, at: float, event: str, voice: str, actor: str, detail: dict) -> AuditEntry:
+        """Append one entry, its digest chained to the last one's, appends serialized."""
+
+    @abc.abstractmethod
+    def audit(self, voice: str | None = None) -> list[AuditEntry]:
+        """The audit log (of one voice), oldest first."""
+
     def watch(self, changed: Callable[[str, str], None]) -> None:
         """Call `changed(event, name)` ("saved" or "deleted") when another process changes
         the store. A store only one machine uses has nobody else to hear from."""
@@ -101,7 +117,7 @@ class VoiceStore(abc.ABC):
 
     # -- portable files ------------------------------------------------------------------
 
-    def export(self, name: str, path: Path) -> None:
+    def export(self, name: str, path: Path, actor: str = "") -> None:
         voice = self.get(name)
         if voice is None:
             raise VoiceStoreError(f"no stored voice named {name!r}")
@@ -110,8 +126,9 @@ class VoiceStore(abc.ABC):
         np.savez_compressed(buffer, tensor=self.tensor(name), header=np.array(header))
         with written_atomically(Path(path)) as partial:
             partial.write_bytes(buffer.getvalue())
+        self.record("export", name, actor, {"file": Path(path).name})
 
-    def import_file(self, path: Path, name: str | None = None, force: bool = False) -> StoredVoice:
+    def import_file(self, path: Path, name: str | None = None, force: bool = False, actor: str = "") -> StoredVoice:
         try:
             with np.load(path, allow_pickle=False) as archive:
                 header = json.loads(str(archive["header"]))
@@ -132,7 +149,10 @@ class VoiceStore(abc.ABC):
             raise VoiceStoreError(f"{path} has an unreadable header") from None
         if name:
             voice = StoredVoice(**{**voice.to_dict(), "name": name})
-        return self.save(voice, tensor, force=force)
+        saved = self.save(voice, tensor, force=force)
+        self.record("import", saved.name, actor, {"file": Path(path).name, "source_sha256": voice.source_sha256,
+                                                  "consent": voice.meta.get("consent")})
+        return saved
 
 
 def tensor_bytes(tensor: np.ndarray) -> bytes:
