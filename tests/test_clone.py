@@ -93,19 +93,35 @@ def test_cli_clone_say_export_import_and_remove(engine, tmp_path):
         return subprocess.run([sys.executable, "-m", "emovox.cli", *args], capture_output=True, text=True,
                               env=env, timeout=300, check=False)
 
-    made = emovox("clone", str(reference), "--name", "kumo-copy", "--quality", "fast", "--json")
+    unconsented = emovox("clone", str(reference), "--name", "kumo-copy", "--quality", "fast")
+    assert unconsented.returncode == 2 and "--consent-by" in unconsented.stderr
+    made = emovox("clone", str(reference), "--name", "kumo-copy", "--quality", "fast", "--json",
+                  "--consent-by", "Operator One")
     assert made.returncode == 0, made.stderr
     summary = json.loads(made.stdout)
     assert summary["name"] == "kumo-copy" and summary["similarity"] > 0.8 and summary["intake"]["speech_s"] > 5
+    assert summary["consent"]["method"] == "declared" and summary["consent"]["by"] == "Operator One"
     spoken = emovox("say", "Good morning.", "--voice", "kumo-copy", "--emotion", "sad", "-o", str(tmp_path / "a.wav"))
     assert spoken.returncode == 0 and soundfile.info(tmp_path / "a.wav").duration > 0.3
+    # the clone's audio carries the mark; a stock voice's does not
+    found = emovox("detect", str(tmp_path / "a.wav"), "--json")
+    assert found.returncode == 0 and json.loads(found.stdout)["watermarked"] is True, found.stdout
+    assert emovox("say", "Good morning.", "--voice", "jm_kumo", "-o", str(tmp_path / "b.wav")).returncode == 0
+    clean = emovox("detect", str(tmp_path / "b.wav"), "--json")
+    assert clean.returncode == 1 and json.loads(clean.stdout)["watermarked"] is False
     assert "kumo-copy" in emovox("voices").stdout
     assert emovox("voices", "export", "kumo-copy", str(tmp_path / "k.emovox")).returncode == 0
     assert emovox("voices", "rm", "kumo-copy").returncode == 0
     assert "kumo-copy" not in emovox("voices").stdout
     assert emovox("voices", "import", str(tmp_path / "k.emovox")).returncode == 0
     assert "kumo-copy" in emovox("voices").stdout
-    bad = emovox("clone", str(tmp_path / "k.emovox"), "--name", "x")
+    audit = json.loads(emovox("audit", "--voice", "kumo-copy", "--verify", "--json").stdout)
+    assert [e["event"] for e in audit["entries"]] == ["clone", "export", "delete", "import"]
+    assert all(e["actor"].startswith("cli:") for e in audit["entries"]) and audit["chain_intact"]
+    assert audit["entries"][-1]["detail"]["consent"]["by"] == "Operator One"  # consent survived export/import
+    bad = emovox("clone", str(tmp_path / "k.emovox"), "--name", "x", "--consent-by", "Operator One")
     assert bad.returncode == 2 and "application/zip (zip), not audio" in bad.stderr and "Traceback" not in bad.stderr
-    traversal = emovox("clone", str(reference), "--name", "../evil")
+    traversal = emovox("clone", str(reference), "--name", "../evil", "--consent-by", "Operator One")
     assert traversal.returncode == 2 and "invalid voice name" in traversal.stderr
+    not_audio = emovox("detect", str(tmp_path / "k.emovox"))
+    assert not_audio.returncode == 2 and "not audio" in not_audio.stderr and "Traceback" not in not_audio.stderr

@@ -23,7 +23,7 @@ def page_server(tmp_path_factory):
     from emovox.voices.sqlite_store import SqliteVoiceStore as VoiceStore
 
     home = tmp_path_factory.mktemp("playground-home")
-    app = create_app(from_packages(home=home), ServerSettings(warmup=False), VoiceStore(home))
+    app = create_app(from_packages(home=home), ServerSettings(warmup=False, require_consent=True), VoiceStore(home))
     with BackgroundServer(app) as live:
         yield live
 
@@ -77,15 +77,21 @@ def test_clone_panel_uploads_and_adds_the_voice(page, engine, tmp_path):
                               voice="jm_kumo")
     clip = tmp_path / "me.wav"
     soundfile.write(clip, audio.samples, audio.sample_rate)
+    assert "only with the speaker's consent" in page.text_content("#consent-policy")
     page.fill("#clone-name", "browser-voice")
     page.set_input_files("#clone-file", str(clip))
+    page.click("#clone-go")  # no consent: this server refuses, in words
+    page.wait_for_function("document.querySelector('#clone-error').textContent.length > 0", timeout=60_000)
+    assert "consent" in page.text_content("#clone-error")
+    page.fill("#consent-by", "Test Operator")
     page.click("#clone-go")
     page.wait_for_function("document.querySelector('#clone-status').textContent.startsWith('cloned')",
                            timeout=120_000)
     assert "similarity" in page.text_content("#clone-status")
+    assert "consent declared by Test Operator" in page.text_content("#clone-status")
     assert "speech_s" in page.text_content("#clone-report")
     assert page.eval_on_selector("#voice", "s => s.value") == "browser-voice"
-    assert page.console_errors == []
+    assert [e for e in page.console_errors if "400" not in e] == []  # the browser logs the refusal itself
 
 
 def test_the_page_shows_words_as_spoken_and_the_contour_beside_neutral(page):
