@@ -209,8 +209,11 @@ def test_emotion_keeps_a_clones_identity(clone_scores, target):
 
 @pytest.mark.parametrize("target", [
     "heart",
+    # Before the finish (voices/finish.py) happy and fearful measured 0.35 below neutral; with it
+    # the gate passed on this machine (2026-12-02). The fast search is time-budgeted, so a
+    # slower machine makes another clone: kept as a non-strict xfail until it holds elsewhere.
     pytest.param("espeak:en+f4", marks=pytest.mark.xfail(
-        reason="happy and fearful measured 0.35 below neutral on these sentences (gate 0.3), 2026-12-02")),
+        reason="measured 0.35 below neutral for happy and fearful before the finish (gate 0.3)")),
 ])
 def test_emotion_keeps_a_clones_naturalness(clone_scores, target):
     too_costly = _costs(clone_scores(target), ("mos",))

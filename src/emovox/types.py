@@ -55,6 +55,18 @@ class Prosody:
 
 
 @dataclass(frozen=True)
+class Equalizer:
+    """A gain curve in dB at frequencies in Hz (a cloned voice's finish, voices/finish.py);
+    linear between points, 0 dB above the last."""
+
+    hz: tuple[float, ...]
+    db: tuple[float, ...]
+
+    def gains_db(self, freqs: np.ndarray) -> np.ndarray:
+        return np.interp(freqs, self.hz, self.db, right=0.0)
+
+
+@dataclass(frozen=True)
 class VoiceInfo:
     """A voice a backend can speak with."""
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from emovox.audio.pitch import track_f0
 from emovox.audio.psola import psola
+from emovox.types import Equalizer
 
 _TILT_PIVOT_HZ = 1000.0
 _LIMIT_KNEE = 0.8
@@ -43,9 +44,11 @@ def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_
     return psola(samples, sample_rate, f0, target, _HOP_S, keep_level)
 
 
-def shape_level(samples: np.ndarray, sample_rate: int, energy_db: float, tilt_db: float) -> np.ndarray:
-    """Gain plus tilt: +tilt_db/2 above the pivot, -tilt_db/2 below it, smoothly (in log f)."""
-    return LevelShaper(sample_rate, energy_db, tilt_db).process(samples, final=True)
+def shape_level(samples: np.ndarray, sample_rate: int, energy_db: float, tilt_db: float,
+                equalizer: Equalizer | None = None) -> np.ndarray:
+    """Gain plus tilt: +tilt_db/2 above the pivot, -tilt_db/2 below it, smoothly (in log f);
+    and a cloned voice's equalizer in the same filter."""
+    return LevelShaper(sample_rate, energy_db, tilt_db, equalizer).process(samples, final=True)
 
 
 class LevelShaper:
@@ -54,9 +57,11 @@ class LevelShaper:
     The tilt is a linear-phase FIR (`_TILT_TAPS` taps, the shelf's response windowed), so a
     block's output waits for half the filter's length of the next block; `final=True` flushes."""
 
-    def __init__(self, sample_rate: int, energy_db: float, tilt_db: float) -> None:
+    def __init__(self, sample_rate: int, energy_db: float, tilt_db: float,
+                 equalizer: Equalizer | None = None) -> None:
+        """`equalizer`: a cloned voice's finish (voices/finish.py), in the same filter as the tilt."""
         self._gain = np.float32(10 ** (energy_db / 20))
-        self._taps = _tilt_filter(sample_rate, tilt_db) if tilt_db else None
+        self._taps = _shaping_filter(sample_rate, tilt_db, equalizer) if tilt_db or equalizer else None
         self._history = np.zeros((_TILT_TAPS - 1) // 2, dtype=np.float32)
 
     def process(self, block: np.ndarray, final: bool = False) -> np.ndarray:
@@ -71,15 +76,18 @@ class LevelShaper:
         return y * self._gain if self._gain != 1 else y
 
 
-#: Length of the tilt filter: 10.6 ms at 24 kHz, fine enough for a shelf an octave wide.
+#: Length of the shaping filter: 10.6 ms at 24 kHz, fine enough for a shelf an octave wide
+#: and a clone's equalizer (points 125 Hz apart, smoothed over 390 Hz).
 _TILT_TAPS = 255
 
 
-def _tilt_filter(sample_rate: int, tilt_db: float) -> np.ndarray:
+def _shaping_filter(sample_rate: int, tilt_db: float, equalizer: Equalizer | None = None) -> np.ndarray:
     size = 4096
     freqs = np.fft.rfftfreq(size, 1.0 / sample_rate)
-    shelf_db = (tilt_db / 2) * np.tanh(np.log2(np.maximum(freqs, 50.0) / _TILT_PIVOT_HZ))
-    impulse = np.roll(np.fft.irfft(10 ** (shelf_db / 20), n=size), (_TILT_TAPS - 1) // 2)[:_TILT_TAPS]
+    response_db = (tilt_db / 2) * np.tanh(np.log2(np.maximum(freqs, 50.0) / _TILT_PIVOT_HZ))
+    if equalizer is not None:
+        response_db = response_db + equalizer.gains_db(freqs)
+    impulse = np.roll(np.fft.irfft(10 ** (response_db / 20), n=size), (_TILT_TAPS - 1) // 2)[:_TILT_TAPS]
     return (impulse * np.hanning(_TILT_TAPS + 2)[1:-1]).astype(np.float32)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from emovox.backends.base import Backend, Cloning
 from emovox.errors import InvalidOptionError, UnknownVoiceError
-from emovox.types import Prosody, VoiceInfo
+from emovox.types import Equalizer, Prosody, VoiceInfo
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,11 @@ class Entry:
     backend: Backend
     #: The voice the backend's model is asked for (a register clone speaks with its base voice).
     model_voice: str
-    #: Added to every request's controls (a register clone's pitch level and range).
+    #: Added to every request's controls (a register clone's pitch level and range, a style
+    #: clone's finishing register).
     register: Prosody = Prosody()
+    #: A style clone's finishing equalizer (voices/finish.py).
+    equalizer: Equalizer | None = None
 
     @property
     def calibrated_as(self) -> str:
@@ -97,8 +100,10 @@ class VoiceCatalogue:
         voice (from a store other processes write to) and says whether it did."""
         self._find_missing = find
 
-    def add(self, info: VoiceInfo, conditioning: np.ndarray) -> Entry:
-        """Make a cloned voice speakable by name; a built-in name or alias is never taken over."""
+    def add(self, info: VoiceInfo, conditioning: np.ndarray, register: Prosody = Prosody(),
+            equalizer: Equalizer | None = None) -> Entry:
+        """Make a cloned voice speakable by name; a built-in name or alias is never taken over.
+        A style clone may bring a finishing `register` and `equalizer` (voices/finish.py)."""
         existing = self._entries.get(self._aliases.get(info.name, info.name))
         if existing and not existing.info.based_on:
             raise InvalidOptionError(f"voice name {info.name!r} is taken by a built-in voice")
@@ -113,7 +118,7 @@ class VoiceCatalogue:
         base = self.entry(info.based_on) if info.based_on else None
         if capabilities.cloning is Cloning.STYLE:
             backend.add_voice(info.name, conditioning)
-            entry = Entry(info, backend, info.name)
+            entry = Entry(info, backend, info.name, register, equalizer)
         else:
             pitch_st, pitch_range = (float(v) for v in conditioning.reshape(-1)[:2])
             model_voice = base.model_voice if base else backend.voices()[0].name

@@ -35,7 +35,7 @@ from emovox.frontend.english import EnglishFrontend
 from emovox.frontend.g2p.misaki import MisakiG2P
 from emovox.frontend.lexicon import Lexicon
 from emovox.options import SpeechOptions
-from emovox.types import Audio, AudioChunk, Prosody, SynthesisInfo, VoiceInfo
+from emovox.types import Audio, AudioChunk, Equalizer, Prosody, SynthesisInfo, VoiceInfo
 
 #: What a backend's first inference reads, by language (loads and warms its session).
 WARMUP_TEXT = {"zh": "你好。", "en": "Hi."}
@@ -118,13 +118,15 @@ class Engine:
     def default_voice(self) -> str:
         return self.defaults.voice or self.voices()[0].name
 
-    def add_voice(self, backend: Backend | str | None, voice: VoiceInfo, conditioning: np.ndarray) -> None:
+    def add_voice(self, backend: Backend | str | None, voice: VoiceInfo, conditioning: np.ndarray,
+                  register: Prosody = Prosody(), equalizer: Equalizer | None = None) -> None:
         """Make a cloned voice speakable by name (`backend` must be the one `voice.backend` names);
-        a built-in voice's name or alias is never taken over."""
+        a built-in voice's name or alias is never taken over. `register` and `equalizer`: a
+        style clone's finish (voices/finish.py)."""
         name = backend if isinstance(backend, str) or backend is None else backend.name
         if name is not None and name != voice.backend:
             raise InvalidOptionError(f"voice {voice.name!r} is for backend {voice.backend!r}, not {name!r}")
-        self.catalogue.add(voice, conditioning)
+        self.catalogue.add(voice, conditioning, register, equalizer)
         self.renderer.clear_cache()  # a voice re-cloned under the same name sounds different
 
     def remove_voice(self, name: str) -> None:

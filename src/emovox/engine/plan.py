@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from emovox.emotion.model import Emotion
 from emovox.emotion.resolve import Resolution
-from emovox.types import Prosody, VoiceInfo
+from emovox.types import Equalizer, Prosody, VoiceInfo
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,8 @@ class ChunkJob:
     #: Mark the audio as a cloned voice's (audio/watermark.py): every chunk of a request in a
     #: cloned voice, a partner voice's chunks of mixed text too.
     watermark: bool = False
+    #: A cloned voice's equalizer (voices/finish.py), applied where the emotion's tilt is.
+    equalizer: Equalizer | None = None
 
     @property
     def cache_key(self) -> tuple:

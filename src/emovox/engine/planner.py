@@ -192,7 +192,8 @@ class Planner:
                                phonemes=segment.phonemes, index=index, pause_before_s=pause_before,
                                pause_after_s=pause / (speed * stretch.controls.speed), output_rate=output_rate,
                                warnings=chunk_warnings, match_level_of=part.match_level_of, words=words,
-                               id_words=id_words, written=as_written, watermark=watermark)
+                               id_words=id_words, written=as_written, watermark=watermark,
+                               equalizer=part.entry.equalizer)
                 pause_before = 0.0
                 index += 1
 

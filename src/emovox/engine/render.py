@@ -4,7 +4,8 @@ All signal shaping happens here, in one order, for every backend:
 
     model call (pitch inside the model where the backend says so)
     -> pitch on the waveform (TD-PSOLA) where the backend says it is not in the model
-    -> loudness and spectral tilt of the emotion, where the model does not make them
+    -> loudness and spectral tilt of the emotion, where the model does not make them,
+       and a cloned voice's equalizer (its finish, voices/finish.py)
                                                              [cached up to here]
     -> edge silence trimmed -> a partner voice brought to the requested voice's level
     -> resampled to the stream's rate -> soft limiter
@@ -37,19 +38,20 @@ from emovox.engine import windows
 from emovox.engine.catalogue import VoiceCatalogue
 from emovox.engine.plan import ChunkJob
 from emovox.engine.timing import word_times
-from emovox.types import AudioChunk, Prosody
+from emovox.types import AudioChunk, Equalizer, Prosody
 
 
-def shape(samples: np.ndarray, backend: Backend, controls: Prosody) -> np.ndarray:
+def shape(samples: np.ndarray, backend: Backend, controls: Prosody, equalizer: Equalizer | None = None) -> np.ndarray:
     """What the model did not do itself: pitch on the signal where the backend declares it,
-    then the emotion's loudness and tilt."""
+    then the emotion's loudness and tilt, and a cloned voice's equalizer."""
     capabilities = backend.capabilities
     if capabilities.pitch.on_signal:
         samples = effects.reshape_pitch(samples, capabilities.sample_rate, controls.pitch_st, controls.pitch_range,
                                         capabilities.f0_band, capabilities.pitch_keeps_level)
     if capabilities.level_in_model:
-        return samples
-    return effects.shape_level(samples, capabilities.sample_rate, controls.energy_db, controls.tilt_db)
+        return samples if equalizer is None else effects.shape_level(samples, capabilities.sample_rate, 0.0, 0.0,
+                                                                      equalizer)
+    return effects.shape_level(samples, capabilities.sample_rate, controls.energy_db, controls.tilt_db, equalizer)
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ class Renderer:
     def _computed(self, job: ChunkJob) -> Waveform:
         backend = self._catalogue.backend(job.backend)
         raw, spans = backend.infer_timed(list(job.ids), job.model_voice, job.speed, job.controls)
-        waveform = Waveform(shape(raw, backend, job.controls), spans)
+        waveform = Waveform(shape(raw, backend, job.controls, job.equalizer), spans)
         self._cache.put(job.cache_key, waveform)
         return waveform
 
@@ -110,7 +112,7 @@ class Renderer:
             rows = backend.infer_batch_timed([(list(jobs[i].ids), jobs[i].model_voice, jobs[i].speed,
                                                jobs[i].controls) for i in missing])
             for i, (raw, spans) in zip(missing, rows):
-                results[i] = Waveform(shape(raw, backend, jobs[i].controls), spans)
+                results[i] = Waveform(shape(raw, backend, jobs[i].controls, jobs[i].equalizer), spans)
                 self._cache.put(jobs[i].cache_key, results[i])
         return results
 
@@ -163,7 +165,7 @@ class Renderer:
         frames = backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
         first, last = windows.decoded_range(frames, source_rate)
         start = first * frames.samples_per_frame
-        shaper = effects.LevelShaper(source_rate, job.controls.energy_db, job.controls.tilt_db)
+        shaper = effects.LevelShaper(source_rate, job.controls.energy_db, job.controls.tilt_db, job.equalizer)
         rate = job.output_rate or source_rate
         resampler = soxr.ResampleStream(source_rate, rate, 1, dtype="float32") if rate != source_rate else None
         gain = np.float32(10 ** ((self._speech_level_db(job.match_level_of) - self._speech_level_db(job.voice)) / 20)) \

@@ -23,17 +23,17 @@ import numpy as np
 from emovox.audio import watermark
 from emovox.backends.base import Cloning
 from emovox.errors import EmovoxError, InvalidOptionError, UnknownVoiceError
-from emovox.types import VoiceInfo
+from emovox.types import Prosody, VoiceInfo
 from emovox.voices import consent as consent_module
-from emovox.voices import intake
-from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro
+from emovox.voices import finish, intake
+from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro, phoneme_ids
 from emovox.voices.consent import CONSENT_SENTENCE, ConsentClaim, ConsentError
 from emovox.voices.encoder import SpeakerEncoder, similarity
 from emovox.voices.store import NAME_PATTERN, StoredVoice, VoiceStore, VoiceStoreError, check_name
 
 logger = logging.getLogger(__name__)
 
-METHODS = {"kokoro": "kokoro-style/2", "vits": "vits-register/1"}
+METHODS = {"kokoro": "kokoro-style/3", "vits": "vits-register/1"}  # style/3: with its finish
 _REGISTER_LIMITS = {"pitch_st": (-8.0, 8.0), "pitch_range": (0.5, 2.0)}
 
 
@@ -81,7 +81,11 @@ def register_voice(engine, voice: StoredVoice, tensor: np.ndarray) -> None:
                      sample_rate=base.sample_rate, based_on=voice.based_on,
                      description=f"cloned voice on {voice.based_on} ({adapted}; similarity "
                                  f"{voice.similarity:.2f} to its reference)")
-    engine.add_voice(backend, info, tensor)
+    finished = finish.Finish.from_dict(voice.meta.get("finish"))
+    if finished is None:
+        engine.add_voice(backend, info, tensor)
+    else:
+        engine.add_voice(backend, info, tensor, Prosody(pitch_st=finished.pitch_st), finished.equalizer)
 
 
 def follow_store(engine, store: VoiceStore, watch: bool = False) -> None:
@@ -192,7 +196,8 @@ def clone(
             tensor, based_on, achieved = adaptation.pack, adaptation.based_on, adaptation.similarity
             meta = {"timbre_adapted": True, "start": adaptation.start,
                     "start_similarity": round(adaptation.start_similarity, 4),
-                    "steps": adaptation.steps, "search_s": round(adaptation.seconds, 2)}
+                    "steps": adaptation.steps, "search_s": round(adaptation.seconds, 2),
+                    "finish": _finish(engine, tensor, reference).to_dict()}
         else:
             tensor, based_on, achieved, meta = _match_register(engine, reference, target, encoder)
         report = reference.report
@@ -205,6 +210,14 @@ def clone(
                                         "cached": cached is not None, **agreed})
     register_voice(engine, voice, tensor)
     return CloneResult(voice, cached is not None, time.perf_counter() - started, report)
+
+
+def _finish(engine, pack: np.ndarray, reference: intake.Reference) -> finish.Finish:
+    """The equalizer and register that move the adapted pack's speech toward the reference."""
+    backend = engine.backend_named("kokoro")
+    spoken = [(backend.infer_with_pack(phoneme_ids(engine, backend, text), pack), backend.sample_rate)
+              for text in SCORING_TEXTS]
+    return finish.measure(reference.samples, spoken)
 
 
 def _match_register(engine, reference: intake.Reference, target: np.ndarray, encoder: SpeakerEncoder):
