@@ -60,3 +60,22 @@ def test_engine_speaks_marked_up_text_with_pauses(engine):
 def test_engine_rejects_malformed_markup_before_any_audio(engine):
     with pytest.raises(MarkupError):
         engine.stream("[angry:5] Stop that!", voice="joe")
+
+
+BILLION_LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">'
+                  '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;">]><speak>&lol3;</speak>')
+EXTERNAL_ENTITY = '<!DOCTYPE speak [<!ENTITY secret SYSTEM "file:///etc/passwd">]><speak>&secret;</speak>'
+
+
+@pytest.mark.parametrize("text", [
+    BILLION_LAUGHS,
+    EXTERNAL_ENTITY,
+    '<?xml version="1.0" encoding="UTF-8"?><speak>Hello there.</speak>',
+    "Read this: <!DOCTYPE html> is how a page starts.",
+    "<speak><!ENTITY x 'y'>Hello</speak>",
+])
+def test_xml_declarations_and_document_types_are_refused_before_any_parser(text):
+    assert has_markup(text)
+    with pytest.raises(MarkupError, match="document type definitions") as refused:
+        parse(text)
+    assert "root:" not in str(refused.value)  # nothing of /etc/passwd, nothing expanded

@@ -200,3 +200,37 @@ def test_bad_book_jobs_get_the_envelope(server, files, data, status, param):
     response = httpx.post(f"{server.url}/v1/audio/books", files=files, data=data, timeout=30) if files else \
         httpx.post(f"{server.url}/v1/audio/books", data=data, timeout=30)
     assert response.status_code == status and response.json()["error"]["param"] == param, response.text
+
+
+def test_openai_voice_names_and_the_voice_object_are_understood(server, tiny_engine, tmp_path):
+    for voice in ("alloy", {"id": "nova"}, {"id": "tiny"}):
+        response = _speech(server, input="Hello there.", voice=voice, response_format="pcm")
+        assert response.status_code == 200, response.text
+        # heart, their default target, is not in this deployment: its default voice speaks
+        assert json.loads(response.headers["X-Emovox-Resolved"])["voice"] == "tiny"
+    listed = httpx.get(f"{server.url}/v1/voices").json()["voice_map"]
+    assert {"name": "alloy", "voice": "tiny"} in listed and len(listed) >= 11
+    refused = _speech(server, input="Hi.", voice={"name": "alloy"})
+    assert refused.status_code == 400 and refused.json()["error"]["param"] == "voice"
+    mapped = create_app(tiny_engine, ServerSettings(voice_map={"alloy": "af_kiko", "narrator-2": "tiny"}),
+                        VoiceStore(tmp_path / "store"))
+    with BackgroundServer(mapped) as live:
+        response = httpx.post(f"{live.url}/v1/audio/speech", timeout=60,
+                              json={"input": "Hello.", "voice": "alloy", "response_format": "pcm"})
+        assert json.loads(response.headers["X-Emovox-Resolved"])["voice"] == "af_kiko"
+    from emovox.errors import InvalidOptionError
+
+    with pytest.raises(InvalidOptionError, match="does not carry"):
+        create_app(tiny_engine, ServerSettings(voice_map={"alloy": "nobody"}), VoiceStore(tmp_path / "store"))
+
+
+@pytest.mark.parametrize("text", [
+    '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+    '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><speak>&c;&c;&c;</speak>',
+    '<!DOCTYPE speak [<!ENTITY s SYSTEM "file:///etc/passwd">]><speak>&s;</speak>',
+])
+def test_xml_bombs_and_external_entities_are_refused_with_a_reason(server, text):
+    response = _speech(server, input=text, voice="tiny")
+    error = response.json()["error"]
+    assert response.status_code == 400 and error["param"] == "input" and error["code"] == "invalid_markup"
+    assert "document type definitions" in error["message"]

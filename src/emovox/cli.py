@@ -410,13 +410,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from emovox.profiles import profile
     from emovox.server.app import ServerSettings, create_app
     from emovox.server.scheduler import SchedulerSettings
+    from emovox.server.voice_map import read_map
 
     chosen = profile(args.profile)
     overrides = {"workers": args.workers, "intra_op_threads": args.threads}
     chosen = dataclasses.replace(chosen, **{k: v for k, v in overrides.items() if v is not None})
     settings = ServerSettings(scheduling=SchedulerSettings.from_profile(chosen), default_voice=chosen.default_voice,
                               api_keys=_api_keys(args), cors_origins=tuple(args.cors_origin or ()),
-                              require_consent=args.require_consent)
+                              require_consent=args.require_consent,
+                              voice_map=read_map(args.voice_map) if args.voice_map else None)
     print(f"profile {chosen.name}: {chosen.description}", file=sys.stderr)
     app = create_app(chosen.engine(), settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
@@ -796,6 +798,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--api-key", action="append", metavar="KEY",
                        help="require 'Authorization: Bearer KEY' (repeatable; also $EMOVOX_API_KEYS, comma-separated)")
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="allow browser calls from ORIGIN")
+    serve.add_argument("--voice-map", type=Path, metavar="FILE",
+                       help="JSON or YAML {name: voice}: OpenAI's voice names (or any) to our voices, over the defaults")
     serve.add_argument("--require-consent", action="store_true",
                        help="refuse clones without the speaker's consent (consent_clip or consent_by)")
     serve.add_argument("--ray", metavar="ADDRESS",

@@ -50,14 +50,24 @@ _BREAKS = {"none": 0.0, "x-weak": 0.1, "weak": 0.2, "medium": 0.4, "strong": 0.7
 MAX_BREAK_S = 10.0
 
 
+#: An XML declaration or a document type definition: refused before any parser sees it, so
+#: no entity (billion laughs, an external file) is ever declared, let alone expanded.
+_XML_PROLOGUE = re.compile(r"<\?xml|<!DOCTYPE|<!ENTITY", re.IGNORECASE)
+
+
 def has_markup(text: str) -> bool:
     stripped = text.lstrip()
-    return stripped.startswith("<speak") or any(m.group(1).lower() in EMOTIONS for m in _TAG.finditer(text)) \
-        or _UNCLOSED_TAG.search(text) is not None or _SSML_FRAGMENT.search(text) is not None
+    return (stripped.startswith("<speak") or _XML_PROLOGUE.search(text) is not None
+            or any(m.group(1).lower() in EMOTIONS for m in _TAG.finditer(text))
+            or _UNCLOSED_TAG.search(text) is not None or _SSML_FRAGMENT.search(text) is not None)
 
 
 def parse(text: str) -> list[Span]:
     """Spans of `text`; plain text without markup is one span."""
+    if found := _XML_PROLOGUE.search(text):
+        raise MarkupError(f"the input holds {found.group(0)!r}: XML declarations and document type definitions "
+                          "(DOCTYPE, ENTITY) are refused, so no entity is ever expanded; send SSML that starts "
+                          "with <speak>, or plain text")
     if text.lstrip().startswith("<speak"):
         return _parse_ssml(text)
     if _SSML_FRAGMENT.search(text):

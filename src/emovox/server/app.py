@@ -38,6 +38,7 @@ from emovox.server.errors import ApiError
 from emovox.server.metrics import Metrics, MetricsMiddleware
 from emovox.server.scheduler import Scheduler, SchedulerSettings, Synthesizer
 from emovox.server.schemas import MODEL_IDS, SpeechRequest, speech_options
+from emovox.server.voice_map import VoiceMap
 from emovox.types import AudioChunk
 from emovox.voices.clone import Cloner, follow_store
 from emovox.voices.intake import MAX_UPLOAD_BYTES
@@ -65,6 +66,8 @@ class ServerSettings:
     book_jobs: bool = True
     #: Refuse clones that bring no consent (a spoken clip or an operator's declaration).
     require_consent: bool = False
+    #: OpenAI voice names (or any names) -> voices, over the defaults (server/voice_map.py).
+    voice_map: dict[str, str] | None = None
 
 
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None,
@@ -80,6 +83,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
     metrics.watch_caches(engine.cache_stats)
     scheduler = synthesizer or Scheduler(engine, settings.scheduling, metrics)
     store = store or open_store()
+    voice_map = VoiceMap.build(engine, settings.voice_map)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI):
@@ -133,7 +137,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
 
     @app.get("/v1/voices", dependencies=[Depends(authorized)])
     async def voices():
-        return {"object": "list", "data": [v.to_dict() for v in engine.voices()]}
+        return {"object": "list", "data": [v.to_dict() for v in engine.voices()], "voice_map": voice_map.to_list()}
 
     @app.get("/v1/emotions", dependencies=[Depends(authorized)])
     async def emotions():
@@ -164,7 +168,7 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         if len(body.input) > settings.max_input_chars:
             raise ApiError(400, f"input is {len(body.input)} characters; the limit is {settings.max_input_chars}",
                            param="input", code="string_above_max_length")
-        options = speech_options(body, settings.default_voice or engine.default_voice)
+        options = speech_options(body, settings.default_voice or engine.default_voice, voice_map)
         plan = await run_in_threadpool(engine.plan, body.input, options=options)
         voice = plan.voice
         if voice.based_on:  # a cloned voice: every use is in the audit log

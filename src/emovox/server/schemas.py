@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from emovox.errors import InvalidOptionError
 from emovox.frontend.lexicon import Lexicon
 from emovox.options import OPTIONS, Option, SpeechOptions
+from emovox.server.voice_map import VoiceMap
 
 MODEL_IDS = ("emovox", "tts-1", "tts-1-hd", "gpt-4o-mini-tts")
 #: Defaults where the OpenAI endpoint has its own.
@@ -44,6 +45,9 @@ def _field(option: Option) -> tuple[Any, Any]:
         # entries as [{"text": ..., "ipa" | "pinyin" | "alias": ...}], checked by the lexicon itself
         return list[dict[str, str]] | None, Field(None, description=option.help, json_schema_extra=schema)
     kind = float if option.kind == "number" else str
+    if option.name == "voice":  # a name, or OpenAI's object form {"id": ...}; OpenAI's names map to ours
+        return str | dict[str, Any] | None, Field(None, description=option.help,
+                                                  json_schema_extra={"examples": ["heart", "alloy", {"id": "alloy"}]})
     if option.name in API_DEFAULTS:  # has a value whatever the client sends; null is a type error
         return kind, Field(API_DEFAULTS[option.name], description=option.help, json_schema_extra=schema)
     return kind | None, Field(None, description=option.help, json_schema_extra=schema)
@@ -53,9 +57,17 @@ SpeechRequest = create_model("SpeechRequest", __base__=_OpenAIFields,
                              **{option.field: _field(option) for option in OPTIONS})
 
 
-def speech_options(body: BaseModel, default_voice: str) -> SpeechOptions:
-    """The request's options, checked; OpenAI's `instructions` stand in for a prompt."""
+def speech_options(body: BaseModel, default_voice: str, voice_map: VoiceMap | None = None) -> SpeechOptions:
+    """The request's options, checked; OpenAI's `instructions` stand in for a prompt, and its
+    voice names are read through `voice_map`."""
     values = {option.name: getattr(body, option.field) for option in OPTIONS}
+    if isinstance(values["voice"], dict):
+        voice_id = values["voice"].get("id")
+        if not isinstance(voice_id, str) or not voice_id:
+            raise InvalidOptionError('voice as an object needs an "id": {"id": "alloy"}', param="voice")
+        values["voice"] = voice_id
+    if values["voice"] and voice_map is not None:
+        values["voice"] = voice_map.resolve(values["voice"])
     for option in OPTIONS:  # an empty text field is as good as none
         if option.kind == "text" and values[option.name] == "":
             values[option.name] = None
