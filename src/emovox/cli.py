@@ -313,15 +313,13 @@ def _cmd_clone(args: argparse.Namespace) -> int:
     from emovox.compose import from_packages
     from emovox.voices.adapt import BUDGETS
     from emovox.voices.clone import clone
-    from emovox.voices.consent import CONSENT_SENTENCE, ConsentClaim, ConsentError
+    from emovox.voices.consent import ConsentClaim, required
     from emovox.voices.store import open_store
 
     if not args.reference.is_file():
         raise InvalidOptionError(f"no such file: {args.reference}")
     if args.consent_clip is None and not args.consent_by:
-        raise ConsentError("cloning needs the speaker's consent: --consent-clip FILE (the speaker reading "
-                           f"{CONSENT_SENTENCE!r}) or --consent-by NAME (you hold their consent)",
-                           code="consent_required")
+        raise required("--consent-clip FILE", "--consent-by NAME")
     if args.consent_clip is not None and not args.consent_clip.is_file():
         raise InvalidOptionError(f"no such file: {args.consent_clip}")
     claim = ConsentClaim(by=args.consent_by or "",
@@ -380,9 +378,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from emovox.voices.audit import verify
     from emovox.voices.store import open_store
 
-    store = open_store()
-    entries = store.audit(args.voice)
-    broken = verify(store.audit()) if args.verify else None
+    everything = open_store().audit()
+    entries = [e for e in everything if not args.voice or e.voice == args.voice]
+    broken = verify(everything) if args.verify else None
     if args.json:
         out = {"entries": [e.to_dict() for e in entries]}
         if args.verify:

@@ -26,7 +26,7 @@ from emovox.server.uploads import bounded_form
 from emovox.voices.adapt import BUDGETS
 from emovox.voices.audit import key_fingerprint, verify
 from emovox.voices.clone import METHODS, Cloner, clone
-from emovox.voices.consent import CONSENT_SENTENCE, ConsentClaim, ConsentError
+from emovox.voices.consent import CONSENT_SENTENCE, ConsentClaim, required
 from emovox.voices.intake import DENOISE_MODES, MAX_UPLOAD_BYTES, sniff
 from emovox.voices.store import VoiceStore
 
@@ -113,8 +113,8 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
 
     @app.get("/v1/audit", dependencies=[Depends(authorized)])
     async def audit_log(voice: str | None = None):
-        entries = await run_in_threadpool(store.audit, voice)
-        everything = entries if voice is None else await run_in_threadpool(store.audit)
+        everything = await run_in_threadpool(store.audit)  # the chain is checked whole
+        entries = [e for e in everything if voice is None or e.voice == voice]
         return {"object": "list", "data": [e.to_dict() for e in entries], "chain_intact": verify(everything) is None}
 
     @app.post("/v1/voices", dependencies=[Depends(authorized)])
@@ -127,9 +127,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
         force = fields.get("force", "false").lower() in ("1", "true", "yes")
         claim = ConsentClaim(by=fields.get("consent_by", ""), clip=consent_clip)
         if require_consent and not claim.given:  # before a job is accepted
-            raise ConsentError("this server clones only with the speaker's consent: send consent_clip (the speaker "
-                               f"reading {CONSENT_SENTENCE!r}) or consent_by (the operator who holds it)",
-                               code="consent_required")
+            raise required()
         run = functools.partial(cloner, consent=claim, require_consent=require_consent, actor=actor_of(request))
 
         if quality == "fast":

@@ -31,6 +31,16 @@ class AuditEntry:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_row(cls, row) -> AuditEntry:
+        """An entry from a row of `COLUMNS` (detail as JSON text, or already decoded)."""
+        seq, at, event, voice, actor, detail, digest = row
+        return cls(seq, at, event, voice, actor, detail if isinstance(detail, dict) else json.loads(detail), digest)
+
+
+#: The audit table's columns, in `AuditEntry`'s order (both stores select them so).
+COLUMNS = "seq, at, event, voice, actor, detail, digest"
+
 
 def chain_digest(previous: str, at: float, event: str, voice: str, actor: str, detail: dict) -> str:
     content = json.dumps([previous, repr(float(at)), event, voice, actor, detail], sort_keys=True,

@@ -27,7 +27,7 @@ from emovox.types import Prosody, VoiceInfo
 from emovox.voices import consent as consent_module
 from emovox.voices import finish, intake
 from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro, phoneme_ids
-from emovox.voices.consent import CONSENT_SENTENCE, ConsentClaim, ConsentError
+from emovox.voices.consent import ConsentClaim
 from emovox.voices.encoder import SpeakerEncoder, similarity
 from emovox.voices.store import NAME_PATTERN, StoredVoice, VoiceStore, VoiceStoreError, check_name
 
@@ -174,9 +174,7 @@ def clone(
     watermark.shared().manifest()  # a clone whose audio could not be marked is never made
     claim = consent or ConsentClaim()
     if require_consent and not claim.given:
-        raise ConsentError("this server clones only with the speaker's consent: send consent_clip (the speaker "
-                           f"reading {CONSENT_SENTENCE!r}) or consent_by (the operator who holds it)",
-                           code="consent_required")
+        raise consent_module.required()
     encoder = SpeakerEncoder.packaged()
     source = hashlib.sha256(data).hexdigest()
     settings = f"{METHODS[backend]}/{quality}/{encoder.name}/denoise-{denoise}"

@@ -46,6 +46,12 @@ class ConsentError(EmovoxError, ValueError):
     code = "consent_not_verified"
 
 
+def required(clip_field: str = "consent_clip", by_field: str = "consent_by") -> ConsentError:
+    """The refusal of a clone that brings no consent, naming the fields (or flags) to give it."""
+    return ConsentError(f"cloning here needs the speaker's consent: {clip_field} (the speaker reading "
+                        f"{CONSENT_SENTENCE!r}) or {by_field} (the operator who holds it)", code="consent_required")
+
+
 @dataclass(frozen=True)
 class ConsentClaim:
     """What a request offers: a declaration by `by`, or a spoken clip (and optionally a name)."""

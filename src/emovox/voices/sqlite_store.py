@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from emovox.paths import home_dir, written_atomically
+from emovox.voices.audit import COLUMNS as AUDIT_COLUMNS
 from emovox.voices.audit import GENESIS, AuditEntry, chain_digest
 from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name, tensor_bytes, tensor_from
 
@@ -147,10 +148,8 @@ class SqliteVoiceStore(VoiceStore):
     def audit(self, voice: str | None = None) -> list[AuditEntry]:
         where, args = ("WHERE voice = ?", (voice,)) if voice else ("", ())
         with self._connect() as db:
-            rows = db.execute(f"SELECT seq, at, event, voice, actor, detail, digest FROM audit {where} ORDER BY seq",
-                              args).fetchall()
-        return [AuditEntry(seq, at, event, name, actor, json.loads(detail), digest)
-                for seq, at, event, name, actor, detail, digest in rows]
+            rows = db.execute(f"SELECT {AUDIT_COLUMNS} FROM audit {where} ORDER BY seq", args).fetchall()
+        return [AuditEntry.from_row(row) for row in rows]
 
     def _write_tensor(self, data: bytes) -> str:
         filename = hashlib.sha256(data).hexdigest() + ".npy"
