@@ -28,6 +28,12 @@ def test_ssml_prosody_break_emphasis_and_emotion():
     assert now.emotion == Emotion("angry", 0.5)
 
 
+def test_standard_ssml_with_its_namespace_parses_and_breaks_together_stop_at_the_limit():
+    spans = parse('<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="en-US">Hi'
+                  '<break time="6s"/><break time="6s"/><prosody rate="120%">there</prosody></speak>')
+    assert [(s.text, s.pause_before_s, s.prosody.speed) for s in spans] == [("Hi", 0.0, 1.0), ("there", 10.0, 1.2)]
+
+
 def test_ssml_elements_without_a_speak_root_are_still_markup():
     wait, now = parse('Wait <break time="300ms"/> <prosody rate="fast">now</prosody>')
     assert wait.text == "Wait" and now.pause_before_s == 0.3 and now.prosody.speed == 1.25
@@ -45,6 +51,10 @@ def test_ssml_elements_without_a_speak_root_are_still_markup():
     ("<speak><prosody rate='zoom'>x</prosody></speak>", "bad prosody rate 'zoom'"),
     ("<speak><break time='soon'/>x</speak>", "bad break time"),
     ("<speak><audio src='x.wav'/></speak>", "unsupported SSML element <audio>"),
+    ("<speak><break time='1.2.3s'/>x</speak>", "bad break time"),
+    ("<speak><prosody pitch='nanst'>x</prosody></speak>", "bad prosody pitch 'nanst'.*-12 to 12 st"),
+    ("<speak><prosody volume='+90dB'>x</prosody></speak>", "bad prosody volume"),
+    ("<speak>" + "<s>" * 60 + "x" + "</s>" * 60 + "</speak>", "nested deeper than 50"),
 ])
 def test_malformed_markup_is_a_clear_error(text, message):
     with pytest.raises(MarkupError, match=message):

@@ -69,6 +69,11 @@ CASES = [
     # symbols
     ("Tom & Jerry @ home, #1 fan, #winning.", "Tom and Jerry at home, number one fan, hashtag winning."),
     ("Ages 10-20 welcome.", "Ages ten to twenty welcome."),
+    # digits after "." or "," that no number starts on, and numbers glued to letters
+    ("Version 1.2.3 plays mp3 and H2O.", "Version one point two point three plays mp three and H two O."),
+    ("Scores were 1,5,7 and 12,34.", "Scores were one, five, seven and twelve, thirty-four."),
+    # an abbreviation beside a symbol or a dropped character
+    ("Tom and Dr.&Mrs. Smith", "Tom and Doctor and Missus Smith"),
 ]
 
 

@@ -11,11 +11,12 @@ an error that names the position.
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 
-from emovox.emotion.model import EMOTIONS, Emotion, Prosody
+from emovox.emotion.model import EMOTIONS, OVERRIDES, Emotion, Prosody
 from emovox.errors import EmovoxError
 
 
@@ -47,7 +48,12 @@ _EMPHASIS = {"none": Prosody(), "reduced": Prosody(pitch_st=-1.0, energy_db=-2.0
              "moderate": Prosody(pitch_st=1.5, pitch_range=1.2, speed=0.95, energy_db=3.0),
              "strong": Prosody(pitch_st=2.5, pitch_range=1.3, speed=0.9, energy_db=5.0)}
 _BREAKS = {"none": 0.0, "x-weak": 0.1, "weak": 0.2, "medium": 0.4, "strong": 0.7, "x-strong": 1.0}
+#: The longest pause markup makes, however many breaks stand together.
 MAX_BREAK_S = 10.0
+#: Elements nested deeper than this are refused (the walk recurses once per level).
+MAX_NESTING = 50
+#: The namespace standard SSML declares (<speak xmlns="...">); its elements are ours.
+SSML_NAMESPACE = "{http://www.w3.org/2001/10/synthesis}"
 
 
 #: An XML declaration or a document type definition: refused before any parser sees it, so
@@ -120,7 +126,7 @@ def _parse_ssml(text: str, offset: int = 0) -> list[Span]:
         column -= offset if line == 1 else 0
         reason = str(e).rsplit(": line", 1)[0]
         raise MarkupError(f"malformed SSML at line {line}, column {column + 1}: {reason}") from None
-    if root.tag != "speak":
+    if _tag(root) != "speak":
         raise MarkupError(f"SSML must have <speak> as its root element, not <{root.tag}>")
     spans: list[Span] = []
     pending_pause = [0.0]
@@ -130,39 +136,46 @@ def _parse_ssml(text: str, offset: int = 0) -> list[Span]:
             spans.append(Span(" ".join(piece.split()), emotion, prosody, pending_pause[0]))
             pending_pause[0] = 0.0
 
-    def walk(element, emotion: Emotion | None, prosody: Prosody) -> None:
+    def walk(element, emotion: Emotion | None, prosody: Prosody, depth: int) -> None:
+        if depth > MAX_NESTING:
+            raise MarkupError(f"SSML nested deeper than {MAX_NESTING} elements (<{element.tag}>); flatten it")
         add(element.text, emotion, prosody)
         for child in element:
-            if child.tag == "break":
-                pending_pause[0] += _break_seconds(child)
-            elif child.tag == "prosody":
-                walk(child, emotion, prosody.then(_prosody_of(child)))
-            elif child.tag == "emphasis":
+            tag = _tag(child)
+            if tag == "break":
+                pending_pause[0] = min(MAX_BREAK_S, pending_pause[0] + _break_seconds(child))
+            elif tag == "prosody":
+                walk(child, emotion, prosody.then(_prosody_of(child)), depth + 1)
+            elif tag == "emphasis":
                 level = child.get("level", "moderate")
                 if level not in _EMPHASIS:
                     raise MarkupError(f"unknown emphasis level {level!r}; use one of {', '.join(_EMPHASIS)}")
-                walk(child, emotion, prosody.then(_EMPHASIS[level]))
-            elif child.tag == "emotion":
+                walk(child, emotion, prosody.then(_EMPHASIS[level]), depth + 1)
+            elif tag == "emotion":
                 name = child.get("name", "")
                 if name not in EMOTIONS:
                     raise MarkupError(f"<emotion name={name!r}> is not an emotion; use one of {', '.join(EMOTIONS)}")
-                walk(child, Emotion(name, _intensity(child.get("intensity"), 0)), prosody)
-            elif child.tag in ("s", "p", "sentence", "paragraph"):
-                walk(child, emotion, prosody)
+                walk(child, Emotion(name, _intensity(child.get("intensity"), 0)), prosody, depth + 1)
+            elif tag in ("s", "p", "sentence", "paragraph"):
+                walk(child, emotion, prosody, depth + 1)
             else:
                 raise MarkupError(f"unsupported SSML element <{child.tag}>; supported: speak, prosody, break, "
                                   "emphasis, emotion, s, p")
             add(child.tail, emotion, prosody)
 
-    walk(root, None, Prosody())
+    walk(root, None, Prosody(), 1)
     if pending_pause[0]:
         spans.append(Span("", None, Prosody(), pending_pause[0]))
     return spans
 
 
+def _tag(element) -> str:
+    return element.tag.removeprefix(SSML_NAMESPACE)
+
+
 def _break_seconds(element) -> float:
     if "time" in element.attrib:
-        match = re.fullmatch(r"\s*([\d.]+)\s*(ms|s)\s*", element.get("time"))
+        match = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)\s*", element.get("time"))
         if not match:
             raise MarkupError(f"bad break time {element.get('time')!r}; write it like 500ms or 1.5s")
         seconds = float(match.group(1)) / (1000 if match.group(2) == "ms" else 1)
@@ -176,38 +189,40 @@ def _break_seconds(element) -> float:
 
 def _prosody_of(element) -> Prosody:
     return Prosody(
-        speed=_value(element.get("rate"), _RATES, _relative_factor, "rate", 1.0),
-        pitch_st=_value(element.get("pitch"), _PITCHES, _pitch_semitones, "pitch", 0.0),
-        energy_db=_value(element.get("volume"), _VOLUMES, _decibels, "volume", 0.0),
+        speed=_value(element.get("rate"), _RATES, _relative_factor, "rate", "speed"),
+        pitch_st=_value(element.get("pitch"), _PITCHES, _pitch_semitones, "pitch", "pitch_st"),
+        energy_db=_value(element.get("volume"), _VOLUMES, _decibels, "volume", "energy_db"),
     )
 
 
-def _value(raw: str | None, names: dict[str, float], parse_number, attribute: str, neutral: float) -> float:
+def _value(raw: str | None, names: dict[str, float], parse_number, attribute: str, field: str) -> float:
+    """A named or numeric attribute value; a number must lie within what the API's override
+    for `field` allows (or the named values span): no NaN, no 1e300 semitones."""
+    limit = OVERRIDES[field]
     if raw is None:
-        return neutral
+        return getattr(Prosody(), field)
     raw = raw.strip()
     if raw in names:
         return names[raw]
+    low, high = min(limit.low, *names.values()), max(limit.high, *names.values())
     try:
-        return parse_number(raw)
-    except ValueError:
+        value = parse_number(raw)
+    except (ValueError, OverflowError):
+        value = math.nan
+    if not low <= value <= high:  # NaN fails this too
         raise MarkupError(f"bad prosody {attribute} {raw!r}; use one of {', '.join(names)} or a number "
-                          "such as 120%, +2st or -3dB") from None
+                          f"such as 120%, +2st or -3dB ({limit.what} from {low:g} to {high:g}{limit.unit})")
+    return value
 
 
 def _relative_factor(raw: str) -> float:
-    factor = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
-    if not 0.25 <= factor <= 4.0:
-        raise ValueError(raw)
-    return factor
+    return float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
 
 
 def _pitch_semitones(raw: str) -> float:
     if raw.endswith("st"):
         return float(raw[:-2])
     if raw.endswith("%"):
-        import math
-
         return 12 * math.log2(1 + float(raw[:-1]) / 100)
     raise ValueError(raw)
 

@@ -12,6 +12,9 @@ import re
 _TOKEN = re.compile(r"(?P<zh>[\u3400-\u4dbf\u4e00-\u9fff]+)|(?P<en>[A-Za-z][A-Za-z'’\-]*)"
                     r"|(?P<other>[^A-Za-z\u3400-\u4dbf\u4e00-\u9fff]+)")
 LANGUAGES = ("auto", "zh", "en")
+#: A number closing language-less text; the lookbehind tries it once per run of number
+#: characters, not once per character (quadratic on "1111…1 1中").
+_NUMBER_AT_END = re.compile(r"(?<![\d.,:%/\-])[\d.,:%/\-]*\d\s*$")
 #: Chinese punctuation closing an English stretch ("demo。") becomes its ASCII twin.
 _ASCII_PUNCTUATION = str.maketrans("。，！？；：、（）“”‘’", ".,!?;:,()\"\"''")
 
@@ -27,7 +30,7 @@ def split(text: str) -> list[tuple[str, str]]:
             continue
         if kind == "zh" and pending and re.search(r"\d\s*$", pending):
             # digits right before a Chinese character are read with it (2026年, 3个)
-            number = re.search(r"[\d.,:%/\-]*\d\s*$", pending).group()
+            number = _NUMBER_AT_END.search(pending).group()
             head = pending[: len(pending) - len(number)]
             if stretches:
                 stretches[-1][1] += head

@@ -4,6 +4,9 @@ Every rule is a compiled pattern plus a function that speaks a match. Rules run 
 most specific first (a URL before its dots, a date before its numbers). Patterns that start
 with a repeated character class carry a negative lookbehind for that class, so a failed
 match inside a long run costs O(1): a 100,000-character adversarial input stays linear.
+A spoken form never touches the word beside it ("mp3" -> "mp three"), and the rules that
+read words run once more on the text as spoken, so normalizing the output again changes
+nothing (tests/test_properties.py says on which inputs that holds, and why).
 """
 
 from __future__ import annotations
@@ -437,6 +440,19 @@ def _lowercase_shouting(match: re.Match[str]) -> str:
     return match.group(0).lower()
 
 
+#: Rules that read words (abbreviations, Latin, shouting), not digits or symbols. They run
+#: in RULES, and once more on the text the voice will read, after symbols are spoken and
+#: unspeakable characters dropped: "Dr.&" or "Dr.😀" then ends in "Dr." as "Dr." would.
+WORD_RULES: tuple[Rule, ...] = (
+    (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=\s|$)"), _speak_title_or_place),
+    (re.compile(r"\b(?P<abbr>" + "|".join(TITLES) + r")\.(?=\s)"), lambda m: TITLES[m.group("abbr")]),
+    (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=\s|$|,)"), _speak_abbreviation),
+    (re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(k) for k in _LATIN) + r")(?!\w)", re.IGNORECASE),
+     lambda m: _LATIN[m.group(0).lower()]),
+    (re.compile(r"\bvs\b"), lambda m: "versus"),
+    (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
+)
+
 RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w@/.+-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.)[^\s<>\"']+"), _speak_url),
     (re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])"), _speak_email),
@@ -484,15 +500,11 @@ RULES: tuple[Rule, ...] = (
      _speak_range),
     (re.compile(r"(?<![\w.])[-−](?P<value>" + _NUM + r")"), _speak_signed_number),
     (re.compile(r"(?<![\w])#(?P<tag>[A-Za-z]\w*)"), _speak_hashtag),
-    (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=\s|$)"), _speak_title_or_place),
-    (re.compile(r"\b(?P<abbr>" + "|".join(TITLES) + r")\.(?=\s)"), lambda m: TITLES[m.group("abbr")]),
-    (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=\s|$|,)"), _speak_abbreviation),
-    (re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(k) for k in _LATIN) + r")(?!\w)", re.IGNORECASE),
-     lambda m: _LATIN[m.group(0).lower()]),
-    (re.compile(r"\bvs\b"), lambda m: "versus"),
-    (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
+    *WORD_RULES,
     (re.compile(r"(?<![\d.,])" + _NUM + r"(?=[A-Z]\b)"), lambda m: numbers.number(m.group(0)) + " "),
     (re.compile(r"(?<![\d.,])" + _NUM), _speak_number),
+    # Digits the number above could not start on ("1.2.3", "1,5,7"): read, never dropped.
+    (re.compile(r"\.?\d+"), _speak_number),
     (re.compile("[" + re.escape("".join(SYMBOLS)) + "]"), lambda m: SYMBOLS[m.group(0)]),
 )
 
@@ -535,7 +547,24 @@ def _tidy(text: str) -> str:
 def normalize(text: str) -> Normalized:
     """Rewrite English text as the words a reader would say."""
     text = unicodedata.normalize("NFKC", text).translate(_TRANSLATE)
-    for pattern, speak in RULES:
-        text = pattern.sub(speak, text)
+    text = _apply(RULES, text)
     result = _drop_unspeakable(text)
-    return Normalized(_tidy(result.text), result.dropped)
+    return Normalized(_tidy(_apply(WORD_RULES, _tidy(result.text))), result.dropped)
+
+
+def _apply(rules: tuple[Rule, ...], text: str) -> str:
+    for pattern, speak in rules:
+        text = pattern.sub(lambda match, speak=speak: _apart(match, speak(match)), text)
+    return text
+
+
+def _apart(match: re.Match[str], spoken: str) -> str:
+    """`spoken` with a space where it would touch a letter or digit beside the match:
+    "mp3" is "mp three", not "mpthree"."""
+    before = match.string[match.start() - 1:match.start()] if match.start() else ""
+    after = match.string[match.end():match.end() + 1]
+    if before.isalnum() and spoken[:1].isalnum():
+        spoken = " " + spoken
+    if after.isalnum() and spoken[-1:].isalnum():
+        spoken += " "
+    return spoken

@@ -16,6 +16,8 @@ import unicodedata
 from emovox.frontend.normalize import Normalized
 
 DIGITS = "零一二三四五六七八九"
+#: cn2an reads integers of up to 16 digits; longer ones (ID and card numbers) are read digit by digit.
+MAX_CARDINAL_DIGITS = 16
 #: Measure words after which a lone 2 is read 两 (两个人, 两本书, 两公里).
 MEASURE_WORDS = ("个", "位", "本", "只", "张", "次", "条", "件", "台", "辆", "块", "斤", "公斤", "公里", "米",
                  "小时", "分钟", "种", "把", "双", "份", "杯", "瓶", "碗", "家", "岁", "天", "周", "年", "点", "层",
@@ -33,6 +35,7 @@ _MONEY = re.compile(r"[¥￥]\s*(-?\d+(?:\.\d+)?)")
 _RANGE = re.compile(r"(?<=\d)\s*[-~～]\s*(?=\d)")
 _TWO = re.compile(r"(?<![\d.])2(?![\d.])(?=(?:" + "|".join(MEASURE_WORDS) + "))")
 _NUMBER = re.compile(r"\d+/\d+|-?\d+(?:\.\d+)?%?")
+_ANY_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script
 
 
 def digits(text: str, one: str = "一") -> str:
@@ -49,7 +52,10 @@ def cardinal(text: str) -> str:
         return f"{cardinal(denominator)}分之{cardinal(numerator)}"
     if text.endswith("%"):
         return "百分之" + cardinal(text[:-1])
-    spoken = cn2an.an2cn(text, "low")
+    whole, _, fraction = text.removeprefix("-").partition(".")
+    spoken = digits(whole) if len(whole) > MAX_CARDINAL_DIGITS else cn2an.an2cn(whole, "low")
+    # cn2an keeps 16 decimals and warns; every decimal is read here, digit by digit as cn2an does.
+    spoken = ("负" if text.startswith("-") else "") + spoken + ("点" + digits(fraction) if fraction else "")
     # 二百/二千/二万 at the head of a number is said 两百/两千/两万.
     return re.sub(r"^(负?)二(?=[百千万亿])", r"\g<1>两", spoken)
 
@@ -72,6 +78,7 @@ def _money(match: re.Match) -> str:
 def normalize(text: str) -> Normalized:
     """Chinese text with every digit and symbol written as the characters one says."""
     text = unicodedata.normalize("NFKC", text)  # full-width digits, letters and symbols to half width
+    text = _ANY_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group())), text)  # ٣ and ३ are 3 (cn2an reads 0-9)
     text = to_simplified(text)
     text = text.replace(",", "，").replace("!", "！").replace("?", "？").replace(";", "；")
     text = _PHONE.sub(lambda m: digits(m.group(1), one="幺"), text)
