@@ -118,3 +118,49 @@ def test_the_page_shows_words_as_spoken_and_the_contour_beside_neutral(page):
     now = page.text_content("#words span.now")
     assert now in words[1:-1] and "said" in page.get_attribute("#words span:first-child", "class")
     assert page.console_errors == []
+
+
+@pytest.fixture(scope="module")
+def faulty_server(tiny_engine, tmp_path_factory):
+    """The tiny voices behind a server that fails inside inference on "kaboom", limits each
+    client to 8 requests a minute, and can be told to drain (test_server_faults.py)."""
+    from emovox.server.guard import Limits
+    from emovox.server.scheduler import Scheduler, SchedulerSettings
+    from emovox.voices.sqlite_store import SqliteVoiceStore as VoiceStore
+    from faults import FailingOnOneWord
+
+    app = create_app(tiny_engine, ServerSettings(limits=Limits(per_client="8/minute")),
+                     VoiceStore(tmp_path_factory.mktemp("faulty-home")),
+                     synthesizer=Scheduler(FailingOnOneWord(tiny_engine), SchedulerSettings(workers=1)))
+    with BackgroundServer(app) as live:
+        live.app = app
+        yield live
+
+
+def test_server_faults_are_shown_in_words(faulty_server):
+    from playwright.sync_api import sync_playwright
+
+    def shown_after(text: str) -> str:
+        page.fill("#text", text)
+        page.evaluate("document.querySelector('#speak-error').textContent = ''")
+        page.click("#play")
+        page.wait_for_function("document.querySelector('#speak-error').textContent.length > 0", timeout=30_000)
+        return page.text_content("#speak-error")
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page()
+        page.goto(faulty_server.url + "/")  # the page's own three requests (voices, emotions, consent)
+        page.wait_for_function("document.querySelectorAll('#voice option').length >= 3")
+        assert shown_after("It went kaboom.") == "internal server error; the request was not completed"
+        lifecycle = faulty_server.app.state.lifecycle
+        lifecycle.begin_drain(60)
+        try:
+            assert shown_after("Hello there.") == "the server is shutting down; retry on another replica or after " \
+                                                  "it restarts (try again in 5 s)"
+        finally:
+            lifecycle.drain_deadline = None
+        messages = [shown_after("Kaboom again.") for _ in range(5)]  # requests 5 to 9 of this client
+        assert messages[-1].startswith("rate limit reached for this client; retry in ")
+        assert messages[-1].endswith(" s)") and "try again in" in messages[-1]
+        browser.close()

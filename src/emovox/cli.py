@@ -403,10 +403,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return _serve_on_ray(args)
     if args.config:
         raise InvalidOptionError("--config is a Ray Serve config file: use it with --ray ADDRESS")
-    import uvicorn
-
     from emovox.profiles import profile
     from emovox.server.app import ServerSettings, create_app
+    from emovox.server.guard import Limits, default_client_rate
+    from emovox.server.lifecycle import serve
     from emovox.server.scheduler import SchedulerSettings
     from emovox.server.voice_map import read_map
 
@@ -416,11 +416,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     settings = ServerSettings(scheduling=SchedulerSettings.from_profile(chosen), default_voice=chosen.default_voice,
                               api_keys=_api_keys(args), cors_origins=tuple(args.cors_origin or ()),
                               require_consent=args.require_consent,
-                              voice_map=read_map(args.voice_map) if args.voice_map else None)
+                              voice_map=read_map(args.voice_map) if args.voice_map else None,
+                              limits=Limits(per_key=_off_or(args.rate_limit_key),
+                                            per_client=_off_or(args.rate_limit_client or default_client_rate(args.host))))
     print(f"profile {chosen.name}: {chosen.description}", file=sys.stderr)
+    limits = [f"{kind} {rate}" for kind, rate in (("per key", settings.limits.per_key),
+                                                   ("per client", settings.limits.per_client)) if rate]
+    print(f"rate limits: {', '.join(limits) or 'off'}", file=sys.stderr)
     app = create_app(chosen.engine(), settings)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    serve(app, args.host, args.port, drain_s=args.drain_seconds)
     return 0
+
+
+def _off_or(rate: str | None) -> str | None:
+    """A rate limit from the command line, where "off" turns it off."""
+    return None if rate in (None, "", "off") else rate
 
 
 def _api_keys(args: argparse.Namespace) -> tuple[str, ...]:
@@ -798,6 +808,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="allow browser calls from ORIGIN")
     serve.add_argument("--voice-map", type=Path, metavar="FILE",
                        help="JSON or YAML {name: voice}: OpenAI's voice names (or any) to our voices, over the defaults")
+    serve.add_argument("--rate-limit-client", metavar="RATE",
+                       help="requests per client address, e.g. 120/minute; 'off' for none (default: off on "
+                            "loopback, 120/minute when listening beyond it)")
+    serve.add_argument("--rate-limit-key", metavar="RATE", help="requests per API key, e.g. 600/minute (default off)")
+    serve.add_argument("--drain-seconds", type=float, default=30.0, metavar="S",
+                       help="on SIGTERM, answer new requests 503 and let streams in flight finish for up to S "
+                            "seconds before stopping (default 30)")
     serve.add_argument("--require-consent", action="store_true",
                        help="refuse clones without the speaker's consent (consent_clip or consent_by)")
     serve.add_argument("--ray", metavar="ADDRESS",

@@ -78,6 +78,10 @@ class VoiceCatalogue:
     def voices(self) -> list[VoiceInfo]:
         return [entry.info for entry in self._entries.values()]
 
+    def names(self) -> list[str]:
+        """Every name a request may use: the voices' and their aliases."""
+        return sorted({*self._entries, *self._aliases})
+
     def entry(self, name: str, param: str = "voice") -> Entry:
         """The voice a name or alias stands for (UnknownVoiceError lists the valid names)."""
         entries = self._entries

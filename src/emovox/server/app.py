@@ -32,10 +32,14 @@ from emovox.audio.pitch import track_f0
 from emovox.audio.stream_encode import MEDIA_TYPES, PCM_RATE, StreamEncoder
 from emovox.engine import ChunkJob, Engine
 from emovox.server import books as book_routes
-from emovox.server import errors
+from emovox.server import errors as error_envelopes
+from emovox.server import openapi
 from emovox.server import voices as voice_routes
 from emovox.server.errors import ApiError
+from emovox.server.guard import Guard, Limits
+from emovox.server.lifecycle import Lifecycle
 from emovox.server.metrics import Metrics, MetricsMiddleware
+from emovox.server.openapi import audio_response, errors
 from emovox.server.scheduler import Scheduler, SchedulerSettings, Synthesizer
 from emovox.server.schemas import MODEL_IDS, SpeechRequest, speech_options
 from emovox.server.voice_map import VoiceMap
@@ -68,6 +72,8 @@ class ServerSettings:
     require_consent: bool = False
     #: OpenAI voice names (or any names) -> voices, over the defaults (server/voice_map.py).
     voice_map: dict[str, str] | None = None
+    #: Rate limits, body limits and uploads in flight (server/guard.py).
+    limits: Limits = Limits()
 
 
 def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), store: VoiceStore | None = None,
@@ -97,7 +103,10 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         await run_in_threadpool(store.close)
 
     app = FastAPI(title="emovox", version="0.1", lifespan=lifespan)
-    errors.install(app)
+    app.state.lifecycle = lifecycle = Lifecycle()
+    error_envelopes.install(app)
+    openapi.install(app, settings.max_input_chars, lambda: sorted({*engine.catalogue.names(), *voice_map.names()}))
+    app.add_middleware(Guard, lifecycle=lifecycle, limits=settings.limits)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
@@ -117,29 +126,35 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
     async def playground():
         return FileResponse(PLAYGROUND, media_type="text/html")
 
-    @app.get("/healthz")
+    @app.get("/healthz", responses=errors())
     async def healthz():
         return {"status": "ok"}
 
-    @app.get("/readyz")
+    @app.get("/readyz", responses=errors())
     async def readyz():
+        if lifecycle.draining:
+            raise ApiError(503, "the server is shutting down", "server_error", code="shutting_down",
+                           headers={"Retry-After": "5"})
         if not state["ready"]:
-            raise ApiError(503, "models are still loading", "server_error", code="not_ready")
+            raise ApiError(503, "models are still loading", "server_error", code="not_ready",
+                           headers={"Retry-After": "5"})
         return {"status": "ready"}
 
-    @app.get("/metrics")
+    @app.get("/metrics", response_class=Response, responses={
+        200: {"description": "Prometheus exposition", "content": {CONTENT_TYPE_LATEST.split(";")[0]: {
+            "schema": {"type": "string"}}}}, **errors()})
     async def prometheus():
         return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
-    @app.get("/v1/models", dependencies=[Depends(authorized)])
+    @app.get("/v1/models", dependencies=[Depends(authorized)], responses=errors(401))
     async def models():
         return {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "emovox"} for m in MODEL_IDS]}
 
-    @app.get("/v1/voices", dependencies=[Depends(authorized)])
+    @app.get("/v1/voices", dependencies=[Depends(authorized)], responses=errors(401))
     async def voices():
         return {"object": "list", "data": [v.to_dict() for v in engine.voices()], "voice_map": voice_map.to_list()}
 
-    @app.get("/v1/emotions", dependencies=[Depends(authorized)])
+    @app.get("/v1/emotions", dependencies=[Depends(authorized)], responses=errors(401))
     async def emotions():
         from emovox.emotion.model import EMOTIONS
         from emovox.emotion.presets import DESCRIPTIONS, TARGETS
@@ -151,11 +166,14 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
     if settings.book_jobs:
         book_routes.install(app, engine, authorized, store.home / "books")
 
-    @app.post("/v1/audio/speech", dependencies=[Depends(authorized)])
+    @app.post("/v1/audio/speech", dependencies=[Depends(authorized)], response_class=Response,
+              responses={**audio_response("the speech, streamed as it is made: audio in the response_format, "
+                                          "or server-sent events with stream_format 'sse'"),
+                         **errors(400, 401, 413)})
     async def speech(body: SpeechRequest, request: Request):
         return await respond(body, request, captioned=False)
 
-    @app.post("/v1/audio/captioned_speech", dependencies=[Depends(authorized)])
+    @app.post("/v1/audio/captioned_speech", dependencies=[Depends(authorized)], responses=errors(400, 401, 413))
     async def captioned_speech(body: SpeechRequest, request: Request):
         """The whole clip and every word's time, as one JSON object (Kokoro-FastAPI's
         captioned-speech shape: `audio` in base64, `timestamps` of word, start_time, end_time)."""
@@ -168,6 +186,9 @@ def create_app(engine: Engine, settings: ServerSettings = ServerSettings(), stor
         if len(body.input) > settings.max_input_chars:
             raise ApiError(400, f"input is {len(body.input)} characters; the limit is {settings.max_input_chars}",
                            param="input", code="string_above_max_length")
+        if body.instructions and len(body.instructions) > settings.max_input_chars:
+            raise ApiError(400, f"instructions are {len(body.instructions)} characters; the limit is "
+                                f"{settings.max_input_chars}", param="instructions", code="string_above_max_length")
         options = speech_options(body, settings.default_voice or engine.default_voice, voice_map)
         plan = await run_in_threadpool(engine.plan, body.input, options=options)
         voice = plan.voice

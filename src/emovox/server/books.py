@@ -24,6 +24,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from emovox.audio.formats import EXTENSIONS, MEDIA_TYPES
 from emovox.errors import EmovoxError
 from emovox.frontend.lexicon import Lexicon
 from emovox.longform.book import MANIFEST, Progress, make_book
@@ -31,12 +32,23 @@ from emovox.longform.source import MAX_BOOK_BYTES, read_book
 from emovox.options import OPTIONS, SpeechOptions
 from emovox.paths import home_dir
 from emovox.server.errors import ApiError, body_of
-from emovox.server.uploads import bounded_form
+from emovox.server.openapi import errors
+from emovox.server.uploads import BINARY, Form
 
 logger = logging.getLogger(__name__)
 MAX_RUNNING = 2
 MAX_KEPT = 50
 _SUFFIXES = (".txt", ".md", ".markdown", ".epub")
+#: The form: the book (a file, or its text) and any speech option as a text field.
+_FORM = Form({
+    "file": {**BINARY, "description": f"the book: {', '.join(_SUFFIXES)} (or send `text`)"},
+    "text": {"type": "string", "description": "the book's text (Markdown headings are chapters), instead of a file"},
+    "title": {"type": "string", "description": "the title of a book sent as text"},
+    **{option.field: {"type": "string", "description": option.help} for option in OPTIONS if option.kind != "clip"},
+})  # one of `file` and `text` is needed (400 without either)
+#: What a chapter's files are served as: its audio in the job's format, and its subtitles.
+_SUBTITLE_TYPES = {".srt": "application/x-subrip", ".vtt": "text/vtt"}
+_FILE_TYPES = sorted({*MEDIA_TYPES.values(), *_SUBTITLE_TYPES.values()})
 
 
 @dataclass
@@ -64,10 +76,10 @@ def install(app: FastAPI, engine, authorized, root: Path | None = None, max_uplo
     lock = threading.Lock()
 
     async def read_form(request: Request) -> tuple[bytes, str, dict]:
-        form = await bounded_form(request, max_upload_bytes, max_fields=32)
+        form = await _FORM.read(request, max_upload_bytes)
         upload = form.get("file")
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
-        if upload is not None and not isinstance(upload, str):
+        if upload is not None:
             name = Path(upload.filename or "book.txt").name
             suffix = Path(name).suffix.lower()
             if suffix not in _SUFFIXES:
@@ -118,7 +130,10 @@ def install(app: FastAPI, engine, authorized, root: Path | None = None, max_uplo
                          "code": None}
             job.status = "failed"
 
-    @app.post("/v1/audio/books", dependencies=[Depends(authorized)])
+    @app.post("/v1/audio/books", dependencies=[Depends(authorized)], status_code=202, openapi_extra=_FORM.openapi_extra,
+              responses={202: {"description": "the job, to poll", "links": {"BookJob": {
+                  "operationId": "book_job", "parameters": {"job_id": "$response.body#/id"}}}},
+                  **errors(400, 401, 413, 415)})
     async def create_book(request: Request):
         data, name, fields = await read_form(request)
         options, fmt = options_of(fields)
@@ -143,18 +158,24 @@ def install(app: FastAPI, engine, authorized, root: Path | None = None, max_uplo
             raise ApiError(404, f"no book job {job_id!r}", "not_found_error", param="job_id", code="job_not_found")
         return job
 
-    @app.get("/v1/audio/books/{job_id}", dependencies=[Depends(authorized)])
+    @app.get("/v1/audio/books/{job_id}", dependencies=[Depends(authorized)], responses=errors(400, 401, 404),
+             operation_id="book_job")
     async def book_job(job_id: str):
         return job_named(job_id).to_dict()
 
-    @app.get("/v1/audio/books/{job_id}/files/{name}", dependencies=[Depends(authorized)])
+    @app.get("/v1/audio/books/{job_id}/files/{name}", dependencies=[Depends(authorized)], response_class=FileResponse,
+             responses={200: {"description": "a chapter's audio or subtitles", "content": {
+                 media: {"schema": {"type": "string", "format": "binary"}} for media in _FILE_TYPES}},
+                 **errors(400, 401, 404)})
     async def book_file(job_id: str, name: str):
         job = job_named(job_id)
         listed = {n for c in _manifest(job.directory).get("chapters", []) for n in (c["audio"], c["srt"], c["vtt"])}
         if name not in listed:  # only what the manifest names: no path reaches outside the job
             raise ApiError(404, f"book job {job_id!r} has no file {name!r}", "not_found_error", param="name",
                            code="file_not_found")
-        return FileResponse(job.directory / name)
+        suffix = Path(name).suffix
+        media_type = _SUBTITLE_TYPES.get(suffix) or MEDIA_TYPES.get(EXTENSIONS.get(suffix, ""), "application/octet-stream")
+        return FileResponse(job.directory / name, media_type=media_type)
 
 
 def _read_upload(data: bytes, name: str):

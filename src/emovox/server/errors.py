@@ -48,21 +48,45 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, error: RequestValidationError):
-        first = error.errors()[0] if error.errors() else {}
-        location = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
-        param = ".".join(location) or None
-        message = first.get("msg", "invalid request")
-        if first.get("type") == "json_invalid":
-            message, param = f"the request body is not valid JSON ({first.get('ctx', {}).get('error', 'parse error')})", None
-        return envelope(400, f"{param}: {message}" if param else message, "invalid_request_error", param,
-                        first.get("type"))
+        message, param, code = validation_message(error.errors())
+        return envelope(400, message, "invalid_request_error", param, code)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, error: StarletteHTTPException):
+    async def _http(request: Request, error: StarletteHTTPException):
+        headers = dict(error.headers or {})
+        if error.status_code == 405:  # Starlette names only the first route's methods when a path has several
+            headers["Allow"] = ", ".join(sorted(_methods_of(request)))
         return envelope(error.status_code, str(error.detail), _KINDS.get(error.status_code, "invalid_request_error"),
-                        headers=error.headers)
+                        headers=headers or None)
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, error: Exception):
         logger.exception("unhandled error")
         return envelope(500, "internal server error; the request was not completed", "server_error")
+
+
+def _methods_of(request: Request) -> set[str]:
+    """The methods of the routes at the request's path template (the first that matches it:
+    /v1/voices/consent is its own path, not a {name} of /v1/voices/{name})."""
+    routes = [route for route in request.app.router.routes
+              if getattr(route, "methods", None) and route.path_regex.match(request.url.path)]
+    return {method for route in routes if route.path == routes[0].path for method in route.methods} if routes else set()
+
+
+def validation_message(problems: list[dict]) -> tuple[str, str | None, str | None]:
+    """(message, param, code) for a request pydantic refused: the field at fault is the top-level
+    one (a union's member names are not fields), and the message comes from the problem that got
+    furthest into the value (for {"voice": {"name": ...}}, the object's missing "id", not that it
+    is not a string)."""
+    if not problems:
+        return "invalid request", None, None
+    first = max(problems, key=lambda problem: len(problem.get("loc", ())))
+    location = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
+    param = location[0] if location else None
+    message = first.get("msg", "invalid request")
+    if first.get("type") == "json_invalid":
+        return f"the request body is not valid JSON ({first.get('ctx', {}).get('error', 'parse error')})", None, \
+            "json_invalid"
+    if first.get("type") == "missing" and len(location) > 1:
+        message = f"{location[-1]!r} is required"
+    return (f"{param}: {message}" if param else message), param, first.get("type")

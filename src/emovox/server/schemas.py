@@ -10,27 +10,43 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, Strict, create_model
 
 from emovox.errors import InvalidOptionError
 from emovox.frontend.lexicon import Lexicon
 from emovox.options import OPTIONS, Option, SpeechOptions
 from emovox.server.voice_map import VoiceMap
 
-MODEL_IDS = ("emovox", "tts-1", "tts-1-hd", "gpt-4o-mini-tts")
+MODEL_IDS = ("emovox", "tts-1", "tts-1-hd", "gpt-4o-mini-tts", "gpt-4o-mini-tts-2025-03-20",
+             "gpt-4o-mini-tts-2025-12-15")
 #: Defaults where the OpenAI endpoint has its own.
 API_DEFAULTS = {"format": "mp3", "speed": 1.0, "lang": "auto"}
+
+
+class VoiceObject(BaseModel):
+    """OpenAI's custom-voice form of `voice`: {"id": "voice_1234"}; here the id is any voice name."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str = Field(min_length=1, description="a voice name, or one of OpenAI's (mapped: GET /v1/voices)")
 
 
 class _OpenAIFields(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    model: str = Field("emovox", description=f"one of {', '.join(MODEL_IDS)} (all speak with emovox)")
+    model: str = Field("emovox", description=f"one of {', '.join(MODEL_IDS)} (all speak with emovox)",
+                       json_schema_extra={"enum": list(MODEL_IDS)})
     input: str = Field(min_length=1, description="the text to speak; inline emotion tags and SSML apply")
-    instructions: str | None = Field(None, description="OpenAI's style instructions, read as an emotion prompt")
+    instructions: str | None = Field(None, description="OpenAI's style instructions: a free-text emotion prompt "
+                                                       "in English or Chinese, used when the request names no "
+                                                       "emotion and no prompt")
     stream_format: Literal["audio", "sse"] = "audio"
+
+
+#: A JSON number: an integer or a float, never a boolean or a string of digits (as the schema says).
+_NUMBER = Annotated[float, Strict()]
 
 
 def _field(option: Option) -> tuple[Any, Any]:
@@ -44,10 +60,10 @@ def _field(option: Option) -> tuple[Any, Any]:
     if option.kind == "lexicon":
         # entries as [{"text": ..., "ipa" | "pinyin" | "alias": ...}], checked by the lexicon itself
         return list[dict[str, str]] | None, Field(None, description=option.help, json_schema_extra=schema)
-    kind = float if option.kind == "number" else str
+    kind = _NUMBER if option.kind == "number" else str
     if option.name == "voice":  # a name, or OpenAI's object form {"id": ...}; OpenAI's names map to ours
-        return str | dict[str, Any] | None, Field(None, description=option.help,
-                                                  json_schema_extra={"examples": ["heart", "alloy", {"id": "alloy"}]})
+        return str | VoiceObject | None, Field(None, description=option.help,
+                                               json_schema_extra={"examples": ["heart", "alloy", {"id": "alloy"}]})
     if option.name in API_DEFAULTS:  # has a value whatever the client sends; null is a type error
         return kind, Field(API_DEFAULTS[option.name], description=option.help, json_schema_extra=schema)
     return kind | None, Field(None, description=option.help, json_schema_extra=schema)
@@ -61,11 +77,8 @@ def speech_options(body: BaseModel, default_voice: str, voice_map: VoiceMap | No
     """The request's options, checked; OpenAI's `instructions` stand in for a prompt, and its
     voice names are read through `voice_map`."""
     values = {option.name: getattr(body, option.field) for option in OPTIONS}
-    if isinstance(values["voice"], dict):
-        voice_id = values["voice"].get("id")
-        if not isinstance(voice_id, str) or not voice_id:
-            raise InvalidOptionError('voice as an object needs an "id": {"id": "alloy"}', param="voice")
-        values["voice"] = voice_id
+    if isinstance(values["voice"], VoiceObject):
+        values["voice"] = values["voice"].id
     if values["voice"] and voice_map is not None:
         values["voice"] = voice_map.resolve(values["voice"])
     for option in OPTIONS:  # an empty text field is as good as none

@@ -78,5 +78,8 @@ class VoiceMap:
         """The voice `name` stands for (a name not in the table is itself)."""
         return self.table.get(name, name)
 
+    def names(self) -> list[str]:
+        return list(self.table)
+
     def to_list(self) -> list[dict]:
         return [{"name": name, "voice": voice} for name, voice in self.table.items()]

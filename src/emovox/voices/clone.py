@@ -29,7 +29,7 @@ from emovox.voices import finish, intake
 from emovox.voices.adapt import BUDGETS, SCORING_TEXTS, adapt_kokoro, phoneme_ids
 from emovox.voices.consent import ConsentClaim
 from emovox.voices.encoder import SpeakerEncoder, similarity
-from emovox.voices.store import NAME_PATTERN, StoredVoice, VoiceStore, VoiceStoreError, check_name
+from emovox.voices.store import NAME_PATTERN, StoredVoice, VoiceExistsError, VoiceStore, VoiceStoreError, check_name
 
 logger = logging.getLogger(__name__)
 
@@ -170,7 +170,7 @@ def clone(
         raise InvalidOptionError(f"cannot clone onto {backend!r}; choose one of {', '.join(METHODS)}")
     _check_free(engine, name)
     if not force and store.get(name) is not None:
-        raise VoiceStoreError(f"a voice named {name!r} already exists; choose another name or use --force")
+        raise VoiceExistsError(name)
     watermark.shared().manifest()  # a clone whose audio could not be marked is never made
     claim = consent or ConsentClaim()
     if require_consent and not claim.given:

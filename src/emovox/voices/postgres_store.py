@@ -24,7 +24,15 @@ import numpy as np
 from emovox.paths import home_dir
 from emovox.voices.audit import COLUMNS as AUDIT_COLUMNS
 from emovox.voices.audit import GENESIS, AuditEntry, chain_digest
-from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name, tensor_bytes, tensor_from
+from emovox.voices.store import (
+    StoredVoice,
+    VoiceExistsError,
+    VoiceStore,
+    VoiceStoreError,
+    check_name,
+    tensor_bytes,
+    tensor_from,
+)
 
 log = logging.getLogger("emovox")
 
@@ -158,8 +166,7 @@ class PostgresVoiceStore(VoiceStore):
                            f"created, meta) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s){replace}", values)
                 db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"event": "saved", "name": voice.name})))
         except self._psycopg.errors.UniqueViolation:
-            raise VoiceStoreError(f"a voice named {voice.name!r} already exists; "
-                                  "choose another name or use --force") from None
+            raise VoiceExistsError(voice.name) from None
         return voice
 
     def delete(self, name: str) -> None:

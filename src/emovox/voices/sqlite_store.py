@@ -20,7 +20,15 @@ import numpy as np
 from emovox.paths import home_dir, written_atomically
 from emovox.voices.audit import COLUMNS as AUDIT_COLUMNS
 from emovox.voices.audit import GENESIS, AuditEntry, chain_digest
-from emovox.voices.store import StoredVoice, VoiceStore, VoiceStoreError, check_name, tensor_bytes, tensor_from
+from emovox.voices.store import (
+    StoredVoice,
+    VoiceExistsError,
+    VoiceStore,
+    VoiceStoreError,
+    check_name,
+    tensor_bytes,
+    tensor_from,
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS voices (
@@ -107,7 +115,7 @@ class SqliteVoiceStore(VoiceStore):
     def save(self, voice: StoredVoice, tensor: np.ndarray, force: bool = False) -> StoredVoice:
         check_name(voice.name)
         if not force and self.get(voice.name) is not None:
-            raise VoiceStoreError(f"a voice named {voice.name!r} already exists; choose another name or use --force")
+            raise VoiceExistsError(voice.name)
         filename = self._write_tensor(tensor_bytes(tensor))
         verb = "INSERT OR REPLACE" if force else "INSERT"
         try:
@@ -116,8 +124,7 @@ class SqliteVoiceStore(VoiceStore):
                            (voice.name, voice.backend, voice.based_on, filename, voice.source_sha256,
                             voice.settings, float(voice.similarity), voice.created, json.dumps(voice.meta)))
         except sqlite3.IntegrityError:  # another writer took the name since the check above
-            raise VoiceStoreError(f"a voice named {voice.name!r} already exists; "
-                                  "choose another name or use --force") from None
+            raise VoiceExistsError(voice.name) from None
         self._collect_garbage()
         return voice
 

@@ -44,6 +44,16 @@ class VoiceStoreError(EmovoxError, ValueError):
     param = "name"
 
 
+class VoiceExistsError(VoiceStoreError):
+    """The name is taken: a clone or import names a voice that exists (and did not ask to replace it)."""
+
+    http_status = 409
+    code = "voice_exists"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"a voice named {name!r} already exists; choose another name or use --force")
+
+
 @dataclass(frozen=True)
 class StoredVoice:
     name: str
