@@ -11,7 +11,6 @@ import concurrent.futures
 import json
 import signal
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,6 +24,7 @@ from emovox.server.guard import Limits
 from emovox.server.scheduler import Scheduler, SchedulerSettings
 from emovox.voices.sqlite_store import SqliteVoiceStore
 from faults import FailingOnOneWord
+from server_process import ServerProcess
 
 TINY_SERVE = Path(__file__).with_name("tiny_serve.py")
 #: Minutes of audio at 24 kHz PCM: more than the sockets between server and client can hold,
@@ -32,42 +32,12 @@ TINY_SERVE = Path(__file__).with_name("tiny_serve.py")
 LONG_TEXT = " ".join(f"This is sentence number {n} of a long reading, spoken at an even pace." for n in range(50))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class ServerProcess:
-    def __init__(self, home: Path, *args: str) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen([sys.executable, str(TINY_SERVE), str(self.port), str(home), *args],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        deadline = time.time() + 90
-        while time.time() < deadline:
-            try:
-                if httpx.get(f"{self.url}/readyz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.process.stdout.read()}")
-            time.sleep(0.2)
-        raise RuntimeError("the server did not become ready")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-
 @pytest.fixture
 def serving(tmp_path):
     started: list[ServerProcess] = []
 
     def start(*args: str) -> ServerProcess:
-        started.append(ServerProcess(tmp_path, *args))
+        started.append(ServerProcess([sys.executable, str(TINY_SERVE), "{port}", str(tmp_path), *args]))
         return started[-1]
 
     yield start

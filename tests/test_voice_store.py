@@ -308,3 +308,41 @@ def test_a_delete_anywhere_is_heard_by_every_engine(postgres_url, tiny_dir, tmp_
     finally:
         for store in stores:
             store.close()
+
+
+_SAVE_UNDER_A_FILE_SIZE_LIMIT = """
+import resource, signal, sys, time
+import numpy as np
+from emovox.voices.sqlite_store import SqliteVoiceStore
+from emovox.voices.store import StoredVoice, StoreFullError
+
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over the limit, a write fails with EFBIG, as on a full disk
+store = SqliteVoiceStore(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))
+voice = StoredVoice("big", "kokoro", "af_kiko", "ref", "test", 0.7, time.time(), {})
+try:
+    store.save(voice, np.random.default_rng(0).standard_normal((510, 1, 256)).astype(np.float32))
+except StoreFullError as e:
+    print("refused:", e.http_status, e.code, e)
+"""
+
+
+def test_a_full_disk_while_saving_a_voice_leaves_nothing_behind(tmp_path):
+    """The disk fills as the voice's tensor (half a megabyte) is written: the save is refused
+    with a 507 that says why, and the store is as it was: no row, no partial file, a clean
+    database, and the next save (with room again) works."""
+    from emovox.voices.sqlite_store import SqliteVoiceStore
+
+    SqliteVoiceStore(tmp_path).save(*_register_clone("small"))  # the store before: one voice
+    run = subprocess.run([sys.executable, "-c", _SAVE_UNDER_A_FILE_SIZE_LIMIT, str(tmp_path)], capture_output=True,
+                         text=True, timeout=60)
+    assert "refused: 507 insufficient_storage the voice store's disk is full" in run.stdout, run.stdout + run.stderr
+    store = SqliteVoiceStore(tmp_path)
+    assert [v.name for v in store.list()] == ["small"] and store.get("big") is None
+    assert not [p.name for p in (tmp_path / "tensors").iterdir() if p.name.endswith(".partial")]
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "voices.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    store.save(*_register_clone("after"))
+    assert {v.name for v in store.list()} == {"small", "after"}

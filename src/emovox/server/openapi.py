@@ -53,6 +53,7 @@ _WHY = {
     429: "a rate limit, or the server's queues, are full: retry after Retry-After seconds",
     500: "a failure inside the server; the request was not completed",
     503: "the server is shutting down (draining) or a model cannot be loaded",
+    507: "the voice store's disk is full; nothing was saved",
 }
 _RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 

@@ -137,7 +137,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
                          202: {"description": "a clone job to poll at /v1/voices/jobs/{id} (quality 'balanced' "
                                               "or 'best')", "links": {"CloneJob": {
                                  "operationId": "clone_job", "parameters": {"job_id": "$response.body#/id"}}}},
-                         **errors(400, 401, 409, 413, 415)})
+                         **errors(400, 401, 409, 413, 415, 507)})
     async def create_voice(request: Request):
         data, consent_clip, fields = await read_upload(request)
         name = fields.get("name", "")

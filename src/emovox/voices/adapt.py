@@ -89,6 +89,11 @@ class StyleProjector:
         with np.load(path) as data:
             return cls(data["matrix"])
 
+    def fits(self, packs: np.ndarray) -> bool:
+        """Whether these are the stock packs it was fitted over (their count and width): a
+        deployment with other Kokoro voices gets no projection, not a crash."""
+        return self.matrix.shape[1] == len(packs) + packs.shape[-1]
+
     def predict(self, embedding: np.ndarray, packs: np.ndarray) -> np.ndarray:
         y = np.append(embedding, 1.0).astype(np.float32) @ self.matrix
         weights = np.clip(y[: len(packs)], 0.0, None)
@@ -122,7 +127,7 @@ def adapt_kokoro(
     started = time.perf_counter()
     candidates = dict(stock)
     projector = StyleProjector.packaged()
-    if projector is not None:
+    if projector is not None and projector.fits(packs):
         candidates["projector"] = projector.predict(target, packs)
     first = {name: score(pack, 0) for name, pack in candidates.items()}
     based_on = max(stock, key=first.get)

@@ -8,11 +8,13 @@ without the voice or with it complete (at worst an unreferenced tensor file rema
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +28,7 @@ from emovox.voices.store import (
     VoiceStore,
     VoiceStoreError,
     check_name,
+    no_room_is_store_full,
     tensor_bytes,
     tensor_from,
 )
@@ -74,11 +77,19 @@ class SqliteVoiceStore(VoiceStore):
     def __repr__(self) -> str:
         return f"SqliteVoiceStore({str(self.home)!r})"
 
-    def _connect(self) -> sqlite3.Connection:
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        """A connection for one block: committed when it ends (rolled back on an error) and
+        closed, not left to the garbage collector (a soak of clones left file descriptors open
+        until a collection found them)."""
         db = sqlite3.connect(self._index, timeout=30)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        return db
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            with db:
+                yield db
+        finally:
+            db.close()
 
     # -- reading -------------------------------------------------------------------------
 
@@ -116,13 +127,14 @@ class SqliteVoiceStore(VoiceStore):
         check_name(voice.name)
         if not force and self.get(voice.name) is not None:
             raise VoiceExistsError(voice.name)
-        filename = self._write_tensor(tensor_bytes(tensor))
         verb = "INSERT OR REPLACE" if force else "INSERT"
         try:
-            with self._connect() as db:  # one transaction: the row appears complete or not at all
-                db.execute(f"{verb} INTO voices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (voice.name, voice.backend, voice.based_on, filename, voice.source_sha256,
-                            voice.settings, float(voice.similarity), voice.created, json.dumps(voice.meta)))
+            with no_room_is_store_full(self.home):
+                filename = self._write_tensor(tensor_bytes(tensor))
+                with self._connect() as db:  # one transaction: the row appears complete or not at all
+                    db.execute(f"{verb} INTO voices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               (voice.name, voice.backend, voice.based_on, filename, voice.source_sha256,
+                                voice.settings, float(voice.similarity), voice.created, json.dumps(voice.meta)))
         except sqlite3.IntegrityError:  # another writer took the name since the check above
             raise VoiceExistsError(voice.name) from None
         self._collect_garbage()
@@ -135,8 +147,9 @@ class SqliteVoiceStore(VoiceStore):
         self._collect_garbage()
 
     def _append_audit(self, at: float, event: str, voice: str, actor: str, detail: dict) -> AuditEntry:
-        db = self._connect()
+        db = sqlite3.connect(self._index, timeout=30)
         try:
+            db.execute("PRAGMA synchronous=FULL")
             db.isolation_level = None
             db.execute("BEGIN IMMEDIATE")  # the write lock first: appends are serialized
             row = db.execute("SELECT digest FROM audit ORDER BY seq DESC LIMIT 1").fetchone()

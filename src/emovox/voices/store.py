@@ -15,12 +15,15 @@ and a name is taken once. Two stores implement it:
 from __future__ import annotations
 
 import abc
+import contextlib
+import errno
 import io
 import json
 import os
 import re
+import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -42,6 +45,39 @@ class VoiceStoreError(EmovoxError, ValueError):
     """A voice name, file or store operation that cannot be done; the message says why."""
 
     param = "name"
+
+
+class StoreFullError(VoiceStoreError):
+    """The disk under the store is full (or over a quota): nothing was saved."""
+
+    http_status = 507
+    error_type = "server_error"
+    code = "insufficient_storage"
+    param = None
+
+    def __init__(self, where: Path) -> None:
+        super().__init__(f"the voice store's disk is full ({where}); nothing was saved: free some space and "
+                         "try again")
+
+
+#: What a write reports when the disk (or the process's file-size limit) has no room left.
+_NO_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+@contextlib.contextmanager
+def no_room_is_store_full(where: Path) -> Iterator[None]:
+    """Turn an out-of-space failure inside the block into StoreFullError (the block's own
+    writes are atomic, so what failed left nothing behind)."""
+    try:
+        yield
+    except OSError as e:
+        if e.errno in _NO_ROOM:
+            raise StoreFullError(where) from None
+        raise
+    except sqlite3.OperationalError as e:
+        if "full" in str(e).lower():
+            raise StoreFullError(where) from None
+        raise
 
 
 class VoiceExistsError(VoiceStoreError):
