@@ -19,12 +19,11 @@ import httpx
 import pytest
 
 from emovox.server.app import ServerSettings, create_app
-from emovox.server.background import BackgroundServer
+from emovox.server.background import BackgroundServer, ServerProcess
 from emovox.server.guard import Limits
 from emovox.server.scheduler import Scheduler, SchedulerSettings
 from emovox.voices.sqlite_store import SqliteVoiceStore
 from faults import FailingOnOneWord
-from server_process import ServerProcess
 
 TINY_SERVE = Path(__file__).with_name("tiny_serve.py")
 #: Minutes of audio at 24 kHz PCM: more than the sockets between server and client can hold,

@@ -19,7 +19,7 @@ import time
 import httpx
 import pytest
 
-from server_process import ServerProcess
+from emovox.server.background import ServerProcess
 
 pytestmark = pytest.mark.models
 SERVE = [sys.executable, "-m", "emovox.cli", "serve", "--port", "{port}", "--drain-seconds", "0"]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from emovox.bench.soak import Soak, speech_clip
-from server_process import ServerProcess
+from emovox.server.background import ServerProcess
 
 pytestmark = pytest.mark.slow
 TINY_SERVE = Path(__file__).with_name("tiny_serve.py")
