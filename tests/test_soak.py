@@ -4,7 +4,8 @@ and whole and as SSE, captioned speech, clone uploads, bad requests and clients 
 mid-stream.
 
 Zero 5xx and zero broken connections; threads and file descriptors after the traffic back near
-where the first half-minute left them (no leak); resident memory bounded (reported); and first
+where the first half-minute left them (no leak); resident memory flat over the second half (it
+grows in the first minutes as sessions load and clones come and go, then stops); and first
 audio as fast in the last minute as in the first.
 """
 
@@ -41,8 +42,8 @@ def test_five_minutes_of_mixed_traffic(tmp_path):
     threads, fds = figures["threads"], figures["fds"]
     assert threads["last"] <= threads["after_warmup"] + 4, threads
     assert fds["last"] <= fds["after_warmup"] + 8, fds
-    rss = figures["rss_mb"]
-    assert rss["last"] - rss["after_warmup"] < 100, rss
+    rss = figures["rss_mb"]  # warming up (sessions, clones, caches) takes a minute or two; a leak keeps growing
+    assert rss["last"] - rss["midpoint"] < 64, rss
     minutes = figures["first_audio_s_by_minute"]
     first, last = minutes[min(minutes)], minutes[max(minutes)]
     assert last["p95"] <= 2 * first["p95"] + 0.1, minutes

@@ -96,6 +96,7 @@ class SoakReport:
             "first_audio_s_by_minute": by_minute,
             "rss_mb": {"first": self.samples[0].rss_mb if self.samples else None,
                        "after_warmup": settled.rss_mb if settled else None,
+                       "midpoint": self.samples[len(self.samples) // 2].rss_mb if self.samples else None,
                        "peak": max(s.rss_mb for s in self.samples) if self.samples else None,
                        "last": last.rss_mb if last else None},
             "threads": {"after_warmup": settled.threads if settled else None, "last": last.threads if last else None,

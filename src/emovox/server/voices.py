@@ -102,7 +102,7 @@ def install(app: FastAPI, engine, store: VoiceStore, authorized, max_upload_byte
             raise ApiError(400, f"{param} is empty; upload a recording of someone speaking", param=param,
                            code="empty_file")
         if len(data) > max_upload_bytes:
-            raise ApiError(413, f"the upload is over {max_upload_bytes / 2**20:.0f} MB", param=param,
+            raise ApiError(413, f"the upload is over the {max_upload_bytes / 2**20:.0f} MB limit", param=param,
                            code="file_too_large")
         try:
             sniff(data)  # before anything parses it, and before a job is accepted
