@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
 
 from emovox.errors import InvalidOptionError
 from emovox.profiles import PROFILES, profile
+from emovox.server.background import ServerProcess
 from emovox.server.scheduler import SchedulerSettings
 
 pytestmark = pytest.mark.models
@@ -46,23 +45,10 @@ def test_profiles_command_lists_them_as_json():
 
 
 def test_serve_with_a_profile_answers_with_that_profile(tmp_path):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "EMOVOX_HOME": str(tmp_path)}
-    server = subprocess.Popen([sys.executable, "-m", "emovox.cli", "serve", "--profile", "edge", "--port", str(port)],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    server = ServerProcess([sys.executable, "-m", "emovox.cli", "serve", "--profile", "edge", "--port", "{port}"],
+                           env={**os.environ, "EMOVOX_HOME": str(tmp_path)}, ready_within_s=120)
+    url = server.url
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert server.poll() is None, server.stdout.read()
-            time.sleep(0.5)
         voices = [v["name"] for v in httpx.get(f"{url}/v1/voices").json()["data"]]
         assert voices == ["joe", "heart"]
         speech = httpx.post(f"{url}/v1/audio/speech", json={"input": "Served at the edge.", "response_format": "wav"},
@@ -71,5 +57,5 @@ def test_serve_with_a_profile_answers_with_that_profile(tmp_path):
         kokoro = httpx.post(f"{url}/v1/audio/speech", json={"input": "Hello.", "voice": "jf_alpha"}, timeout=60)
         assert kokoro.status_code == 400 and kokoro.json()["error"]["code"] == "voice_not_found"
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        server.process.terminate()
+        server.process.wait(timeout=30)

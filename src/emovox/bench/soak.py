@@ -266,6 +266,7 @@ def speech_clip(url: str, voice: str, text: str, headers: dict | None = None) ->
     response.raise_for_status()
     import soundfile
 
-    samples, rate = soundfile.read(io.BytesIO(response.content), dtype="float32")
-    assert np.abs(samples).max() > 0.01
+    samples, _ = soundfile.read(io.BytesIO(response.content), dtype="float32")
+    if np.abs(samples).max() <= 0.01:
+        raise RuntimeError(f"{voice} read the reference text as silence")
     return response.content

@@ -15,9 +15,7 @@ import uvicorn
 
 class BackgroundServer:
     def __init__(self, app, host: str = "127.0.0.1") -> None:
-        with socket.socket() as probe:
-            probe.bind((host, 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port(host)
         self.host = host
         self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -40,9 +38,9 @@ class BackgroundServer:
         self.thread.join(timeout=30)
 
 
-def free_port() -> int:
+def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((host, 0))
         return probe.getsockname()[1]
 
 
