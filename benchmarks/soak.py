@@ -4,8 +4,9 @@ five-minute form on the tiny ones).
     .venv/bin/python benchmarks/soak.py [--minutes 60] [--clients 4] [--voices joe jf_alpha heart]
         [--json results/soak.json]
 
-The server runs as a process of its own (`emovox serve`, a home of the run's own, the audio
-cache off as always), sampled from /proc; the traffic is emovox.bench.soak's mix: short and
+The server runs as a process of its own (`emovox serve` as deployed: its default profile,
+whose 32 MB audio cache is on; every speech request but a clone's one fixed line is a new
+sentence, so synthesis is what is measured), sampled from /proc; the traffic is emovox.bench.soak's mix: short and
 long speech in every format, streamed, whole and as SSE, captioned speech, fast clones of a
 clip the server itself spoke (uploaded, spoken with, deleted), bad requests, and clients that
 go away mid-stream. Reports every (kind, status) count, 5xx and broken connections, first
