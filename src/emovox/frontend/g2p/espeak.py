@@ -26,6 +26,7 @@ _PUNCTUATION_RUN = re.compile(r"\s*([" + re.escape(PUNCTUATION) + r"]+)\s*")
 _LANGUAGE_SWITCH = re.compile(r"\([a-z]{2,3}(?:-[a-z0-9]+)?\)")
 
 _lock = threading.Lock()
+_loading = threading.Lock()
 
 
 class Espeak:
@@ -49,12 +50,12 @@ class Espeak:
         self._lib = lib
 
     @staticmethod
-    @cache
     def shared() -> Espeak:
-        """The process's espeak-ng (the C library can only be initialized once per process)."""
-        import espeakng_loader
-
-        return Espeak(espeakng_loader.get_library_path(), espeakng_loader.get_data_path())
+        """The process's espeak-ng (the C library can only be initialized once per process:
+        two threads whose first sentences arrived together both initialized it, and the
+        process died in espeak_Initialize, hence the lock around the first call)."""
+        with _loading:
+            return _load()
 
     def _clauses(self, text: str) -> list[str]:
         pointer = ctypes.pointer(ctypes.c_char_p(text.encode("utf-8")))
@@ -101,3 +102,10 @@ class Espeak:
                     out.append(" " + " ".join(self._clauses(piece)))
         phonemes = _LANGUAGE_SWITCH.sub("", "".join(out))
         return re.sub(r"\s+", " ", phonemes).strip()
+
+
+@cache
+def _load() -> Espeak:
+    import espeakng_loader
+
+    return Espeak(espeakng_loader.get_library_path(), espeakng_loader.get_data_path())
