@@ -62,10 +62,12 @@ class Synthesis:
     def __init__(self, backends: list[str], num_cpus: float = 1.0) -> None:
         from emovox.backends.session import SessionSettings
         from emovox.compose import from_packages
+        from emovox.server.allocator import tune_for_serving
         from emovox.server.scheduler import Scheduler, SchedulerSettings
         from emovox.voices.clone import follow_store
         from emovox.voices.store import open_store
 
+        tune_for_serving()  # a replica serves for as long as `emovox serve` does
         threads = _threads(num_cpus)
         self.engine = from_packages(SessionSettings(intra_op_threads=threads), backends=tuple(backends),
                                     audio_cache_bytes=0)

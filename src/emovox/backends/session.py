@@ -37,6 +37,10 @@ class SessionSettings:
     #: Whether idle intra-op threads spin waiting for work (module docstring: off, since
     #: the process runs several sessions on few cores).
     spinning: bool = False
+    #: Whether ORT keeps freed tensor memory in its own arena for the next run (faster: off, the
+    #: three real voices took 13 % longer; but the arena holds each session's largest run's
+    #: memory for good, about half of a server's resident memory). Off in the edge profile.
+    memory_arena: bool = True
 
 
 def create_session(path: Path | bytes, settings: SessionSettings = SessionSettings()) -> Any:
@@ -50,6 +54,7 @@ def create_session(path: Path | bytes, settings: SessionSettings = SessionSettin
     if settings.intra_op_threads:
         options.intra_op_num_threads = settings.intra_op_threads
     options.log_severity_level = 3
+    options.enable_cpu_mem_arena = settings.memory_arena
     if not settings.spinning:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     providers = usable_providers(settings.providers)

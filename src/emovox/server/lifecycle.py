@@ -20,6 +20,8 @@ from types import FrameType
 
 import uvicorn
 
+from emovox.server.allocator import tune_for_serving
+
 logger = logging.getLogger(__name__)
 
 #: How long a drain waits for the streams in flight by default (seconds).
@@ -82,6 +84,8 @@ class DrainingServer(uvicorn.Server):
 
 
 def serve(app, host: str, port: int, drain_s: float = DRAIN_S, log_level: str = "info") -> None:
-    """Run `app` (from `create_app`) until SIGTERM/SIGINT, draining first (module docstring)."""
+    """Run `app` (from `create_app`) until SIGTERM/SIGINT, draining first (module docstring),
+    with the C allocator set for a long run (server/allocator.py)."""
+    tune_for_serving()
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=_CLOSE_S)
     DrainingServer(config, app.state.lifecycle, drain_s).run()
