@@ -54,7 +54,8 @@ def main() -> None:
     print(f"{figures['requests']} requests in {figures['seconds'] / 60:.1f} min: {figures['server_errors_5xx']} 5xx, "
           f"{figures['transport_errors']} broken connections; first audio p95 {first['p95']} s in the first minute, "
           f"{last['p95']} s in the last; RSS {figures['rss_mb']['after_warmup']:.0f} -> {figures['rss_mb']['last']:.0f} "
-          f"MB (peak {figures['rss_mb']['peak']:.0f}); threads {figures['threads']['after_warmup']} -> "
+          f"MB (peak {figures['rss_mb']['peak']:.0f}; medians by quarter {figures['rss_mb']['quarter_medians']}, "
+          f"{figures['rss_mb']['second_half_mb_per_min']} MB/min over the second half); threads {figures['threads']['after_warmup']} -> "
           f"{figures['threads']['last']}; descriptors {figures['fds']['after_warmup']} -> {figures['fds']['last']}")
 
 

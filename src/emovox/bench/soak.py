@@ -98,7 +98,7 @@ class SoakReport:
                        "after_warmup": settled.rss_mb if settled else None,
                        "midpoint": self.samples[len(self.samples) // 2].rss_mb if self.samples else None,
                        "peak": max(s.rss_mb for s in self.samples) if self.samples else None,
-                       "last": last.rss_mb if last else None},
+                       "last": last.rss_mb if last else None, **memory_trend(self.samples)},
             "threads": {"after_warmup": settled.threads if settled else None, "last": last.threads if last else None,
                         "peak": max(s.threads for s in self.samples) if self.samples else None},
             "fds": {"after_warmup": settled.fds if settled else None, "last": last.fds if last else None,
@@ -106,6 +106,20 @@ class SoakReport:
             "open_files": self.open_files,
             "errors": self.errors[:20],
         }
+
+
+def memory_trend(samples: list[ProcessSample]) -> dict:
+    """Resident memory as a trend rather than single samples (which a trimming allocator moves
+    by a hundred MB either way): the median of each quarter of the run, and the least-squares
+    slope over its second half, in MB a minute."""
+    if len(samples) < 8:
+        return {}
+    quarter = len(samples) // 4
+    medians = [statistics.median(s.rss_mb for s in samples[i * quarter:(i + 1) * quarter]) for i in range(4)]
+    half = samples[len(samples) // 2:]
+    minutes = np.array([s.at_s / 60 for s in half])
+    slope = np.polyfit(minutes, np.array([s.rss_mb for s in half]), 1)[0]
+    return {"quarter_medians": [round(m, 1) for m in medians], "second_half_mb_per_min": round(float(slope), 2)}
 
 
 def _percentiles(values: list[float]) -> dict:
