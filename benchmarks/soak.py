@@ -51,12 +51,13 @@ def main() -> None:
     args.json.write_text(json.dumps(figures, indent=1) + "\n")
     minutes = figures["first_audio_s_by_minute"]
     first, last = minutes[min(minutes)], minutes[max(minutes)]
+    rss, threads, fds = figures["rss_mb"], figures["threads"], figures["fds"]
     print(f"{figures['requests']} requests in {figures['seconds'] / 60:.1f} min: {figures['server_errors_5xx']} 5xx, "
           f"{figures['transport_errors']} broken connections; first audio p95 {first['p95']} s in the first minute, "
-          f"{last['p95']} s in the last; RSS {figures['rss_mb']['after_warmup']:.0f} -> {figures['rss_mb']['last']:.0f} "
-          f"MB (peak {figures['rss_mb']['peak']:.0f}; medians by quarter {figures['rss_mb']['quarter_medians']}, "
-          f"{figures['rss_mb']['second_half_mb_per_min']} MB/min over the second half); threads {figures['threads']['after_warmup']} -> "
-          f"{figures['threads']['last']}; descriptors {figures['fds']['after_warmup']} -> {figures['fds']['last']}")
+          f"{last['p95']} s in the last; RSS {rss['after_warmup']:.0f} -> {rss['last']:.0f} MB (peak {rss['peak']:.0f}; "
+          f"medians by quarter {rss['quarter_medians']}, {rss['second_half_mb_per_min']} MB/min over the second "
+          f"half); threads {threads['after_warmup']} -> {threads['last']}; descriptors {fds['after_warmup']} -> "
+          f"{fds['last']}")
 
 
 if __name__ == "__main__":
