@@ -22,9 +22,10 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 SETTINGS = {  # name: (ORT arena, tune malloc as a server does)
-    "arena, malloc as it comes": (True, False),
-    "arena, malloc tuned (serve's default)": (True, True),
-    "no arena, malloc tuned (edge)": (False, True),
+    "arena kept, malloc as it comes": ("kept", False),
+    "arena kept, malloc tuned": ("kept", True),
+    "arena shrinking, malloc tuned (serve)": ("shrinking", True),
+    "arena off, malloc tuned (edge)": ("off", True),
 }
 
 ONE_SETTING = """

@@ -251,3 +251,25 @@ def test_dialogue_in_quotes_takes_its_own_emotion(tiny_engine):
     emotions = [(s.text, s.emotion.name) for s in plan.stretches]
     assert emotions == [("She said,", "neutral"), ('"Run, now!"', "fearful"), ("and waited.", "neutral"),
                         ('"Why?"', "sad"), ("he asked.", "sad")]  # markup's own emotion wins in its span
+
+
+@pytest.mark.parametrize("arena", ["shrinking", "off"])
+def test_every_memory_arena_setting_speaks_the_same(tiny_dir, arena):
+    from emovox.backends.session import SessionSettings
+    from emovox.backends.vits import VitsBackend
+
+    def spoken(settings: SessionSettings) -> np.ndarray:
+        backend = VitsBackend.from_files(tiny_dir / "vits" / "tiny.onnx", tiny_dir / "vits" / "tiny.onnx.json",
+                                         name="tiny", gender="female", settings=settings)
+        engine = Engine([backend], audio_cache_bytes=0)
+        return np.concatenate([engine.synthesize(text, voice="tiny").samples
+                               for text in ("Hello there.", "A longer sentence, so the arena grows a little.")])
+
+    np.testing.assert_array_equal(spoken(SessionSettings(memory_arena=arena)), spoken(SessionSettings()))
+
+
+def test_an_unknown_memory_arena_setting_is_refused():
+    from emovox.backends.session import SessionSettings
+
+    with pytest.raises(InvalidOptionError, match="kept, shrinking, off"):
+        SessionSettings(memory_arena="sometimes")

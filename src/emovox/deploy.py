@@ -69,7 +69,7 @@ class Synthesis:
 
         tune_for_serving()  # a replica serves for as long as `emovox serve` does
         threads = _threads(num_cpus)
-        self.engine = from_packages(SessionSettings(intra_op_threads=threads), backends=tuple(backends),
+        self.engine = from_packages(SessionSettings(intra_op_threads=threads, memory_arena="shrinking"), backends=tuple(backends),
                                     audio_cache_bytes=0)
         self.store = open_store()
         follow_store(self.engine, self.store, watch=True)

@@ -37,8 +37,8 @@ class Profile:
     #: A first sentence longer than this is cut at a clause so audio starts sooner (None: never).
     first_segment_chars: int | None
     audio_cache_mb: int
-    #: ONNX Runtime's memory arena (backends/session.py): faster, about twice the resident memory.
-    memory_arena: bool = True
+    #: ONNX Runtime's memory arena (backends/session.py): "kept", "shrinking" or "off".
+    memory_arena: str = "shrinking"
 
     def session_settings(self) -> SessionSettings:
         return SessionSettings(intra_op_threads=self.intra_op_threads, providers=self.providers,
@@ -71,7 +71,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
         description="smallest footprint: the two native voices only (63 MB and 8 MB models), one chunk at a time, "
                     "small caches, no inference memory arena",
         backends=("vits", "hibari"), default_voice="heart", precision="int8", providers=CPU, intra_op_threads=None, workers=1,
-        batch_window_ms=0.0, max_batch=1, first_segment_chars=100, audio_cache_mb=8, memory_arena=False,
+        batch_window_ms=0.0, max_batch=1, first_segment_chars=100, audio_cache_mb=8, memory_arena="off",
     ),
     Profile(
         name="realtime",

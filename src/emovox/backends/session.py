@@ -19,10 +19,11 @@ import logging
 import os
 import threading
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from emovox.errors import ModelAssetError
+from emovox.errors import InvalidOptionError, ModelAssetError
 
 log = logging.getLogger("emovox")
 
@@ -37,10 +38,19 @@ class SessionSettings:
     #: Whether idle intra-op threads spin waiting for work (module docstring: off, since
     #: the process runs several sessions on few cores).
     spinning: bool = False
-    #: Whether ORT keeps freed tensor memory in its own arena for the next run (faster: off, the
-    #: three real voices took 13 % longer; but the arena holds each session's largest run's
-    #: memory for good, about half of a server's resident memory). Off in the edge profile.
-    memory_arena: bool = True
+    #: ORT's memory arena, which keeps freed tensor memory for the next run: "kept" (the
+    #: fastest, but the arena only grows: a server on the real voices kept climbing 10 MB a
+    #: minute for half an hour), "shrinking" (each run hands back the arena regions it left
+    #: empty: what the serving profiles use; benchmarks/memory_settings.py) or "off" (every
+    #: tensor from malloc: the edge profile).
+    memory_arena: str = "kept"
+
+    def __post_init__(self) -> None:
+        if self.memory_arena not in MEMORY_ARENA:
+            raise InvalidOptionError(f"memory_arena {self.memory_arena!r}: choose one of {', '.join(MEMORY_ARENA)}")
+
+
+MEMORY_ARENA = ("kept", "shrinking", "off")
 
 
 def create_session(path: Path | bytes, settings: SessionSettings = SessionSettings()) -> Any:
@@ -54,16 +64,34 @@ def create_session(path: Path | bytes, settings: SessionSettings = SessionSettin
     if settings.intra_op_threads:
         options.intra_op_num_threads = settings.intra_op_threads
     options.log_severity_level = 3
-    options.enable_cpu_mem_arena = settings.memory_arena
+    options.enable_cpu_mem_arena = settings.memory_arena != "off"
     if not settings.spinning:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     providers = usable_providers(settings.providers)
     try:
         source = path if isinstance(path, bytes) else os.fspath(path)
+        if settings.memory_arena == "shrinking":
+            return _shrinking_session_class()(source, sess_options=options, providers=providers)
         return ort.InferenceSession(source, sess_options=options, providers=providers)
     except Exception as e:  # ORT raises its own exception types for bad files
         what = "the edited model" if isinstance(path, bytes) else path
         raise ModelAssetError(f"ONNX Runtime cannot load {what}: {e}") from e
+
+
+@cache
+def _shrinking_session_class() -> type:
+    """An InferenceSession whose every run ends by shrinking its CPU arena (unless the caller
+    passes run options of its own)."""
+    import onnxruntime as ort
+
+    shrink = ort.RunOptions()
+    shrink.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
+
+    class ShrinkingSession(ort.InferenceSession):
+        def run(self, output_names, input_feed, run_options=None):
+            return super().run(output_names, input_feed, run_options or shrink)
+
+    return ShrinkingSession
 
 
 class LazySession:

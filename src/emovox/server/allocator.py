@@ -11,11 +11,11 @@ by steps, with no leak in the Python heap.
 The cure is glibc's own two knobs, set when the server starts: at most two arenas
 (`M_ARENA_MAX`, the `MALLOC_ARENA_MAX=2` that JVM and Ruby deployments use), and every
 `TRIM_EVERY_S` a `malloc_trim(0)`, which hands the free pages inside every arena back to the
-kernel rather than only the free top of the main heap. In-process, four threads on the three
-real voices for three minutes: default malloc ran 304 sentences and ended at 1.59 GB; two
-arenas and trimming (with ONNX Runtime's arena off) ran 264 and ended at 0.73-0.98 GB.
-ONNX Runtime's own arena stays on by default (off, those sentences took 13 % longer); the
-edge profile turns it off (profiles.py).
+kernel rather than only the free top of the main heap. ONNX Runtime's own arena is the
+other half of the story: the serving profiles have it shrink after each run
+(backends/session.py). In-process, four threads on the three real voices for three minutes:
+as things came, 304 sentences and 1.59 GB at the end, still rising; arena shrinking and
+malloc tuned, 284 sentences and 0.66-1.0 GB, level (benchmarks/memory_settings.py measures it).
 
 Elsewhere than glibc (musl, macOS) this does nothing and says so.
 """
