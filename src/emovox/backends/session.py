@@ -38,9 +38,9 @@ class SessionSettings:
     #: Whether idle intra-op threads spin waiting for work (module docstring: off, since
     #: the process runs several sessions on few cores).
     spinning: bool = False
-    #: ORT's memory arena, which keeps freed tensor memory for the next run: "kept" (the
-    #: fastest, but the arena only grows: a server on the real voices kept climbing 10 MB a
-    #: minute for half an hour), "shrinking" (each run hands back the arena regions it left
+    #: ORT's memory arena, which keeps freed tensor memory for the next run: "kept" (what
+    #: every speed figure was measured with, but the arena only grows: a server on the real
+    #: voices kept climbing 10 MB a minute for half an hour), "shrinking" (each run hands back the arena regions it left
     #: empty: what the serving profiles use; benchmarks/memory_settings.py) or "off" (every
     #: tensor from malloc: the edge profile).
     memory_arena: str = "kept"

@@ -13,9 +13,10 @@ The cure is glibc's own two knobs, set when the server starts: at most two arena
 `TRIM_EVERY_S` a `malloc_trim(0)`, which hands the free pages inside every arena back to the
 kernel rather than only the free top of the main heap. ONNX Runtime's own arena is the
 other half of the story: the serving profiles have it shrink after each run
-(backends/session.py). In-process, four threads on the three real voices for three minutes:
-as things came, 304 sentences and 1.59 GB at the end, still rising; arena shrinking and
-malloc tuned, 284 sentences and 0.66-1.0 GB, level (benchmarks/memory_settings.py measures it).
+(backends/session.py). benchmarks/memory_settings.py, 80 new sentences twice on four threads
+on the realtime profile: as things came, 1.35 then 1.41 GB; arena shrinking and malloc tuned,
+1.00 then 1.06 GB, as fast (41.9 s a pass against 45.0). An hour of `emovox serve` under mixed
+traffic then held 1.03-1.09 GB (median of each quarter; benchmarks/soak.py).
 
 Elsewhere than glibc (musl, macOS) this does nothing and says so.
 """
