@@ -69,8 +69,8 @@ class Synthesis:
 
         tune_for_serving()  # a replica serves for as long as `emovox serve` does
         threads = _threads(num_cpus)
-        self.engine = from_packages(SessionSettings(intra_op_threads=threads, memory_arena="shrinking"), backends=tuple(backends),
-                                    audio_cache_bytes=0)
+        settings = SessionSettings(intra_op_threads=threads, memory_arena="shrinking")  # as the serving profiles
+        self.engine = from_packages(settings, backends=tuple(backends), audio_cache_bytes=0)
         self.store = open_store()
         follow_store(self.engine, self.store, watch=True)
         self.engine.warmup(windows=False)  # as quick to come up as before streaming in windows

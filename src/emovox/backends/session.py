@@ -40,9 +40,9 @@ class SessionSettings:
     spinning: bool = False
     #: ORT's memory arena, which keeps freed tensor memory for the next run: "kept" (what
     #: every speed figure was measured with, but the arena only grows: a server on the real
-    #: voices kept climbing 10 MB a minute for half an hour), "shrinking" (each run hands back the arena regions it left
-    #: empty: what the serving profiles use; benchmarks/memory_settings.py) or "off" (every
-    #: tensor from malloc: the edge profile).
+    #: voices kept climbing 10 MB a minute for half an hour), "shrinking" (each run hands back
+    #: the arena regions it left empty: what the serving profiles use;
+    #: benchmarks/memory_settings.py) or "off" (every tensor from malloc: the edge profile).
     memory_arena: str = "kept"
 
     def __post_init__(self) -> None:

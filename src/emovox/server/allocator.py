@@ -27,6 +27,8 @@ import ctypes
 import ctypes.util
 import logging
 import threading
+import time
+from functools import cache
 
 logger = logging.getLogger(__name__)
 
@@ -59,11 +61,12 @@ def tune_for_serving(trim_every_s: float = TRIM_EVERY_S) -> bool:
 
 
 def _trim_forever(libc: ctypes.CDLL, every_s: float) -> None:
-    stop = threading.Event()  # never set: the thread lives as long as the process
-    while not stop.wait(every_s):
+    while True:  # a daemon thread: it lives as long as the process
+        time.sleep(every_s)
         libc.malloc_trim(0)
 
 
+@cache
 def _glibc() -> ctypes.CDLL | None:
     name = ctypes.util.find_library("c")
     if name is None:
