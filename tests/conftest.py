@@ -114,24 +114,27 @@ def tiny_dir(tmp_path_factory) -> Path:
     return root
 
 
-def build_tiny_engine(root: Path, audio_cache_bytes: int = 0, **kwargs):
+def build_tiny_engine(root: Path, audio_cache_bytes: int = 0, session_settings=None, **kwargs):
     """An engine over the tiny voices: `tiny` (VITS, female), `af_kiko` (Kokoro format) and
-    `baker` (FastSpeech2 format, Mandarin); the audio cache is off unless asked."""
+    `baker` (FastSpeech2 format, Mandarin); the audio cache is off unless asked.
+    `session_settings` runs every model so (ONNX Runtime's defaults otherwise)."""
     import tiny_models
     from emovox.backends.fastspeech2 import FastSpeech2Backend
     from emovox.backends.kokoro import KokoroBackend, SplitSessions
-    from emovox.backends.session import LazySession
+    from emovox.backends.session import LazySession, SessionSettings
     from emovox.backends.vits import VitsBackend
     from emovox.engine import Defaults, Engine
 
+    settings = session_settings or SessionSettings()
     model, vocab, packs = tiny_models.kokoro_model(root / "kokoro")
     text_side, decoder, statistics = (root / "kokoro" / f"tiny-kokoro-{part}.onnx"
                                       for part in ("text", "decoder", "statistics"))
-    split = SplitSessions(LazySession(lambda: text_side), LazySession(lambda: decoder), LazySession(lambda: statistics))
+    split = SplitSessions(LazySession(lambda: text_side, settings), LazySession(lambda: decoder, settings),
+                          LazySession(lambda: statistics, settings))
     backends = [VitsBackend.from_files(root / "vits" / "tiny.onnx", root / "vits" / "tiny.onnx.json", name="tiny",
-                                       gender="female"),
-                KokoroBackend(LazySession(lambda: model), vocab, packs, split),
-                FastSpeech2Backend(root / "zh")]
+                                       gender="female", settings=settings),
+                KokoroBackend(LazySession(lambda: model, settings), vocab, packs, split),
+                FastSpeech2Backend(root / "zh", settings)]
     defaults = Defaults(voice="tiny", partners={"en": "af_kiko", "zh": "baker"},
                         missing_voices={"narrator": "a voice this deployment does not carry"})
     return Engine(backends, audio_cache_bytes=audio_cache_bytes, defaults=defaults, **kwargs)

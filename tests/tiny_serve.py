@@ -17,6 +17,7 @@ sys.path[:0] = [str(Path(__file__).parent)]
 
 import tiny_models  # noqa: E402
 from conftest import build_tiny_engine  # noqa: E402
+from emovox.backends.session import SessionSettings  # noqa: E402
 from emovox.server.app import ServerSettings, create_app  # noqa: E402
 from emovox.server.guard import Limits  # noqa: E402
 from emovox.server.lifecycle import serve  # noqa: E402
@@ -42,7 +43,9 @@ def main() -> None:
     settings = ServerSettings(scheduling=SchedulerSettings(workers=1), api_keys=tuple(args.api_key),
                               max_input_chars=args.max_input_chars,
                               limits=Limits(per_client=args.per_client))
-    app = create_app(build_tiny_engine(voices), settings, SqliteVoiceStore(args.home / "store"))
+    # the models' memory arena as every serving profile sets it (a server's arena would only grow)
+    engine = build_tiny_engine(voices, session_settings=SessionSettings(memory_arena="shrinking"))
+    app = create_app(engine, settings, SqliteVoiceStore(args.home / "store"))
     serve(app, "127.0.0.1", args.port, drain_s=args.drain, log_level="warning")
 
 
