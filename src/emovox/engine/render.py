@@ -45,8 +45,9 @@ def shape(samples: np.ndarray, backend: Backend, controls: Prosody, equalizer: E
     """What the model did not do itself: pitch on the signal where the backend declares it,
     then the emotion's loudness and tilt, and a cloned voice's equalizer."""
     capabilities = backend.capabilities
-    if capabilities.pitch.on_signal:
-        samples = effects.reshape_pitch(samples, capabilities.sample_rate, controls.pitch_st, controls.pitch_range,
+    pitch_st, pitch_range = backend.signal_pitch(controls)
+    if (pitch_st, pitch_range) != (0.0, 1.0):
+        samples = effects.reshape_pitch(samples, capabilities.sample_rate, pitch_st, pitch_range,
                                         capabilities.f0_band, capabilities.pitch_keeps_level)
     if capabilities.level_in_model:
         return samples if equalizer is None else effects.shape_level(samples, capabilities.sample_rate, 0.0, 0.0,
@@ -148,9 +149,9 @@ class Renderer:
     def windowed_for(self, job: ChunkJob) -> bool:
         """Whether this job's backend decodes it in windows: it can, and no pitch needs
         reshaping on the whole waveform (TD-PSOLA)."""
-        capabilities = self._catalogue.backend(job.backend).capabilities
-        signal_pitch = capabilities.pitch.on_signal and job.controls.changes_pitch
-        return self.windowed and capabilities.streaming and not signal_pitch
+        backend = self._catalogue.backend(job.backend)
+        signal_pitch = backend.signal_pitch(job.controls) != (0.0, 1.0)
+        return self.windowed and backend.capabilities.streaming and not signal_pitch
 
     def stream(self, job: ChunkJob) -> Iterator[AudioChunk]:
         """The chunk of `job` in pieces as its windows are decoded (one piece when it is
