@@ -37,6 +37,11 @@ def package_file(package: str, *parts: str, pip_name: str | None = None) -> Path
     return path
 
 
+def edited_name(edit: str, version: int, source_sha256: str) -> str:
+    """The file name of an edited model: what the edit is, its version and what it was made from."""
+    return f"{edit}-v{version}-{source_sha256[:12]}.onnx"
+
+
 def edited_model(source: Path, target: Path, edit: Callable[[Any], None]) -> Path:
     """`target`: the ONNX model at `source` changed in place by `edit(model)`, checked and
     written atomically once; reused while it exists (its name says what it was made from)."""

@@ -78,14 +78,16 @@ class FastSpeech2Backend(Backend):
         return cls(directory, settings)
 
     def _level_model(self) -> Path:
-        source = self._checked("fastspeech2.onnx")
-        digest = json.loads((self._directory / "manifest.json").read_text("utf-8"))["sha256"]["fastspeech2.onnx"]
-        return fastspeech2_graph.level_model(source, cache_dir(), digest)
+        return fastspeech2_graph.level_model(self._checked("fastspeech2.onnx"), cache_dir(),
+                                             self._recorded_sha256("fastspeech2.onnx"))
+
+    def _recorded_sha256(self, name: str) -> str:
+        return json.loads((self._directory / "manifest.json").read_text("utf-8"))["sha256"][name]
 
     def _checked(self, name: str) -> Path:
         """The model file, after checking it against the checksum the build recorded."""
         path = self._directory / name
-        expected = json.loads((self._directory / "manifest.json").read_text("utf-8"))["sha256"][name]
+        expected = self._recorded_sha256(name)
         digest = assets.sha256_of(path) if path.is_file() else "missing"
         if digest != expected:
             raise ModelAssetError(f"{path} is damaged or missing (SHA-256 {digest[:12]}, expected {expected[:12]}); "

@@ -43,13 +43,10 @@ MODEL_RAISE_LIMIT_ST = 2.0
 _PASS_THROUGH = {"Reshape", "Unsqueeze", "Squeeze", "Identity", "Cast", "Expand"}
 
 
-def edited_path(cache: Path, source_sha256: str) -> Path:
-    return cache / f"fastspeech2-level-v{EDIT_VERSION}-{source_sha256[:12]}.onnx"
-
-
 def level_model(source: Path, cache: Path, source_sha256: str) -> Path:
     """The edited model for `source`, built on first use and reused after."""
-    return assets.edited_model(source, edited_path(cache, source_sha256), add_level_input)
+    target = cache / assets.edited_name("fastspeech2-level", EDIT_VERSION, source_sha256)
+    return assets.edited_model(source, target, add_level_input)
 
 
 def add_level_input(model) -> None:

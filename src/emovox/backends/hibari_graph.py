@@ -47,13 +47,10 @@ PEAK_SLOPE = 0.5
 VOICED_HZ = 40.0
 
 
-def edited_path(cache: Path, source_sha256: str) -> Path:
-    return cache / f"hibari-prosody-v{EDIT_VERSION}-{source_sha256[:12]}.onnx"
-
-
 def prosody_model(source: Path, cache: Path, source_sha256: str) -> Path:
     """The edited model for `source`, built on first use and reused after."""
-    return assets.edited_model(source, edited_path(cache, source_sha256), add_prosody_inputs)
+    target = cache / assets.edited_name("hibari-prosody", EDIT_VERSION, source_sha256)
+    return assets.edited_model(source, target, add_prosody_inputs)
 
 
 def add_prosody_inputs(model) -> None:

@@ -33,13 +33,10 @@ EDIT_VERSION = 3
 VOICED_HZ = 30.0
 
 
-def edited_path(source: Path, source_sha256: str) -> Path:
-    return source.with_name(f"kokoro-prosody-v{EDIT_VERSION}-{source_sha256[:12]}.onnx")
-
-
 def prosody_model(source: Path, source_sha256: str) -> Path:
     """The edited model for `source`, built on first use and reused after."""
-    return assets.edited_model(source, edited_path(source, source_sha256), add_prosody_inputs)
+    target = source.with_name(assets.edited_name("kokoro-prosody", EDIT_VERSION, source_sha256))
+    return assets.edited_model(source, target, add_prosody_inputs)
 
 
 def _add_durations_output(graph) -> None:
