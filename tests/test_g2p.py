@@ -16,6 +16,13 @@ def test_language_switch_markers_are_not_left_in_the_phonemes():
     assert "(" not in EnglishG2P()("A croissant at the café in Zürich.")
 
 
+def test_the_teens_are_stressed_on_teen_so_they_are_not_heard_as_the_tens():
+    phonemes = EnglishG2P()("At eight fifteen on March fourteenth, thirteen, not thirty, and the nineteens.")
+    assert "fˌɪftˈiːn" in phonemes and "fˌɔːɹtˈiːnθ" in phonemes and "nˌaɪntˈiːnz" in phonemes
+    assert "θˌɜːtˈiːn" in phonemes and "θˈɜːɾi" in phonemes  # thirty keeps its own stress
+    assert "nˈɪkətˌiːn" in EnglishG2P()("nicotine")  # only the numbers
+
+
 @pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
 def test_every_phoneme_of_varied_english_is_in_the_model_symbol_table(engine, voice):
     phonemes = EnglishG2P()(VARIED)
