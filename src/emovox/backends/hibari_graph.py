@@ -11,10 +11,9 @@ decoder. The edit inserts, between the prediction and its consumers,
 
 with new float inputs `f0_scale[1]`, `f0_range[1]` and `energy_shift[1]` (neutral: 1, 1, 0,
 which leave every output exactly as before). The durations a `speed` gives are rounded
-together instead of one by one (`proportional_durations`): the speed is then the rate
-heard. The decoder therefore renders the spectra of
-the new contour and effort itself: a semitone request is met in the harmonics, and a
-louder reading is a tenser one, as the model learned it, not a gain. The per-token
+together instead of one by one (duration_rounding.py): the speed is then the rate heard.
+The decoder therefore renders the spectra of the new contour and effort itself: a semitone
+request is met in the harmonics, and a louder reading is a tenser one, as the model learned it, not a gain. The per-token
 durations (`DURATIONS_TENSOR`, frames / 2 after the speed input) become the output
 `durations`, for word timestamps. The edited model is cached beside the user's other
 models, named by the source's hash and the edit's version.
@@ -24,7 +23,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emovox.backends import assets
+from emovox.backends import assets, duration_rounding
 
 F0_TENSOR = "f0"
 ENERGY_TENSOR = "/Gather_37_output_0"
@@ -33,7 +32,7 @@ DURATIONS_TENSOR = "/Clip_output_0"
 SAMPLES_PER_DURATION = 600
 PROSODY_INPUTS = ("f0_scale", "f0_range", "energy_shift")
 DURATIONS_OUTPUT = "durations"
-EDIT_VERSION = 5
+EDIT_VERSION = 6
 #: A widened range never takes a frame below this fraction of its own F0: the few low frames
 #: where voicing starts or stops (1 % of them under half the mean) fell to 40-60 Hz, and
 #: DistillMOS of happy's pitch and range together rose from 3.97 to 4.21 with the floor.
@@ -110,45 +109,8 @@ def add_prosody_inputs(model) -> None:
         raise ValueError("hibari's graph has no F0 or energy prediction where this edit expects them")
     del graph.node[:]
     graph.node.extend(ordered)
-    proportional_durations(graph)
+    duration_rounding.round_together(graph, DURATIONS_TENSOR, "emovox_")
     durations = node("Identity", [DURATIONS_TENSOR], [DURATIONS_OUTPUT], name="emovox_durations")
     graph.node.append(durations)
     graph.output.append(helper.make_tensor_value_info(DURATIONS_OUTPUT, TensorProto.FLOAT, [None]))
 
-
-def proportional_durations(graph) -> None:
-    """Round each token's duration at `speed` as its neutral duration plus its share of the
-    change, the change rounded cumulatively over the sentence.
-
-    The graph rounds each token's predicted duration divided by `speed` to whole units of
-    25 ms, where most tokens last 2-4 units, so a small change of speed mostly rounds away:
-    heart's speed 1.1 shortened sentences by 2.4 % and 1.22 by 11 % (eight sentences). Here a
-    token lasts round(d) + round(C_i) - round(C_(i-1)), with C the running sum of d / speed - d:
-    at speed 1 every duration is the model's own, and otherwise the sentence's length changes
-    by what the speed asks, give or take one unit."""
-    from onnx import helper
-
-    producers = {output: node for node in graph.node for output in node.output}
-    clip = producers[DURATIONS_TENSOR]
-    rounding = producers[clip.input[0]]
-    at_speed = producers[rounding.input[0]]
-    if rounding.op_type != "Round" or at_speed.op_type != "Div":
-        raise ValueError("hibari's durations are not rounded where this edit expects them")
-    cumsum = next(node for node in graph.node if node.op_type == "CumSum")  # the durations' own running sum
-    axis, predicted, rounded = cumsum.input[1], at_speed.input[0], rounding.output[0]
-    rounding.input[0], rounding.output[0] = predicted, "emovox_units_neutral"
-    node = helper.make_node
-    added = [
-        node("Sub", [at_speed.output[0], predicted], ["emovox_units_change"], name="emovox_units_change"),
-        node("CumSum", ["emovox_units_change", axis], ["emovox_change_through"], name="emovox_change_through"),
-        node("CumSum", ["emovox_units_change", axis], ["emovox_change_before"], exclusive=1,
-             name="emovox_change_before"),
-        node("Round", ["emovox_change_through"], ["emovox_rounded_through"], name="emovox_rounded_through"),
-        node("Round", ["emovox_change_before"], ["emovox_rounded_before"], name="emovox_rounded_before"),
-        node("Sub", ["emovox_rounded_through", "emovox_rounded_before"], ["emovox_change_units"],
-             name="emovox_change_units"),
-        node("Add", ["emovox_units_neutral", "emovox_change_units"], [rounded], name="emovox_units"),
-    ]
-    position = list(graph.node).index(rounding) + 1
-    for offset, new in enumerate(added):
-        graph.node.insert(position + offset, new)
