@@ -9,14 +9,14 @@ from emovox.backends import assets, hibari, hibari_graph
 
 pytestmark = pytest.mark.models
 
-IDS_OF = "The ferry leaves the harbour every forty minutes in the summer, weather permitting."
+SENTENCE = "The ferry leaves the harbour every forty minutes in the summer, weather permitting."
 
 
 @pytest.fixture(scope="module")
 def graphs(engine, tmp_path_factory):
     source = assets.package_file(hibari.PACKAGE, "assets", "hibari.onnx", pip_name=hibari.PIP_NAME)
     edited = hibari_graph.prosody_model(source, tmp_path_factory.mktemp("hibari"), assets.sha256_of(source))
-    ids = engine.plan(IDS_OF, voice="heart").jobs[0].ids
+    ids = engine.plan(SENTENCE, voice="heart").jobs[0].ids
     return ort.InferenceSession(str(source)), ort.InferenceSession(str(edited)), [hibari.PAD_ID, *ids, hibari.PAD_ID]
 
 

@@ -29,7 +29,7 @@ def round_together(graph, durations: str, prefix: str) -> None:
 
     producers = {output: node for node in graph.node for output in node.output}
     rounding = producers.get(durations)
-    for _ in range(_SEARCH_DEPTH):
+    for _ in range(_SEARCH_DEPTH):  # back through the casts and clips to the rounding
         if rounding is None or rounding.op_type == "Round":
             break
         rounding = producers.get(rounding.input[0])

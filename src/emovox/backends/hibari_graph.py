@@ -13,8 +13,9 @@ with new float inputs `f0_scale[1]`, `f0_range[1]` and `energy_shift[1]` (neutra
 which leave every output exactly as before). The durations a `speed` gives are rounded
 together instead of one by one (duration_rounding.py): the speed is then the rate heard.
 The decoder therefore renders the spectra of the new contour and effort itself: a semitone
-request is met in the harmonics, and a louder reading is a tenser one, as the model learned it, not a gain. The per-token
-durations (`DURATIONS_TENSOR`, frames / 2 after the speed input) become the output
+request is met in the harmonics, and a louder reading is a tenser one, as the model learned
+it, not a gain. The per-token durations (`DURATIONS_TENSOR`, frames / 2 after the speed
+input) become the output
 `durations`, for word timestamps. The edited model is cached beside the user's other
 models, named by the source's hash and the edit's version.
 """
@@ -113,4 +114,3 @@ def add_prosody_inputs(model) -> None:
     durations = node("Identity", [DURATIONS_TENSOR], [DURATIONS_OUTPUT], name="emovox_durations")
     graph.node.append(durations)
     graph.output.append(helper.make_tensor_value_info(DURATIONS_OUTPUT, TensorProto.FLOAT, [None]))
-
