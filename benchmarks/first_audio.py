@@ -11,7 +11,9 @@ stops at the first body byte of a pcm stream.
 Rows: for each voice, one client asking in turn (`--repeats` sentences of each length:
 under 30 characters, 30-100, 100-200), p50 and p95; then `--clients` clients asking back to
 back for `--seconds` (sentences of every length mixed), p50/p95 and the audio seconds
-delivered per second. `--compare` runs everything again with streaming inside the models
+delivered per second, and where their first audio's time went (the server's step metrics,
+server/metrics.py: the mean time a request's first step waited in line for the worker and
+ran, and the same for the streams' later steps). `--compare` runs everything again with streaming inside the models
 off (each sentence one piece, as before), in the same run.
 """
 
@@ -46,6 +48,37 @@ def first_audio(url: str, voice: str, text: str, session: httpx.Client) -> tuple
                 first = time.perf_counter() - started
             size += len(block)
     return response.status_code, first or float("nan"), time.perf_counter() - started, size
+
+
+def step_totals(url: str) -> dict[str, float]:
+    """The server's step metrics so far, over every backend: {"first_wait_s": sum, "first_n": count,
+    "first_run_s", "later_wait_s", "later_n", "later_run_s"} (server/metrics.py)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    totals: dict[str, float] = {}
+    for family in text_string_to_metric_families(httpx.get(f"{url}/metrics").text):
+        what = {"emovox_step_wait_seconds": "wait", "emovox_step_seconds": "run"}.get(family.name)
+        if what is None:
+            continue
+        for sample in family.samples:
+            kind = sample.labels.get("kind")
+            if sample.name.endswith("_sum"):
+                totals[f"{kind}_{what}_s"] = totals.get(f"{kind}_{what}_s", 0.0) + sample.value
+            elif sample.name.endswith("_count") and what == "wait":
+                totals[f"{kind}_n"] = totals.get(f"{kind}_n", 0.0) + sample.value
+    return totals
+
+
+def where_it_waits(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """Mean milliseconds a step waited in line and ran, first steps and later ones, between two
+    `step_totals`: how a new request's first audio splits into waiting and its own work."""
+    split = {}
+    for kind in ("first", "later"):
+        steps = after.get(f"{kind}_n", 0) - before.get(f"{kind}_n", 0)
+        for what in ("wait", "run"):
+            spent = after.get(f"{kind}_{what}_s", 0) - before.get(f"{kind}_{what}_s", 0)
+            split[f"{kind}_{what}_ms"] = 1000 * spent / steps if steps else float("nan")
+    return split
 
 
 def one_client(url: str, voice: str, sentences: dict[str, list[str]], repeats: int) -> dict:
@@ -110,12 +143,18 @@ def main() -> None:
                     print(f"| {voice} | {'on' if windowed else 'off'} | 1 | {name} | {row['p50_ms']:.0f} / "
                           f"{row['p95_ms']:.0f} | {row['whole_p50_ms']:.0f} | | {row['errors']} |", flush=True)
                 if args.clients > 1:
+                    before = step_totals(server.url)
                     row = many_clients(server.url, voice, sentences, args.clients, args.seconds)
+                    row["steps"] = where_it_waits(before, step_totals(server.url))
                     rows.append({"voice": voice, "windowed": windowed, "clients": args.clients,
                                  "sentences": "mixed", **row})
                     print(f"| {voice} | {'on' if windowed else 'off'} | {args.clients} | mixed "
                           f"({row['requests']}) | {row['p50_ms']:.0f} / {row['p95_ms']:.0f} | | "
                           f"{row['audio_s_per_s']:.2f} | {row['errors']} |", flush=True)
+                    steps = row["steps"]
+                    print(f"|   steps, mean ms: first waited {steps['first_wait_ms']:.0f}, ran "
+                          f"{steps['first_run_ms']:.0f}; later waited {steps['later_wait_ms']:.0f}, ran "
+                          f"{steps['later_run_ms']:.0f} |", flush=True)
     if args.json:
         args.json.write_text(json.dumps([dataclasses.asdict(chosen)] + rows, indent=2))
 

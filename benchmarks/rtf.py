@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 
 from emovox import from_packages
+from emovox.backends.variants import PRECISIONS
 from emovox.bench.machine import describe
 from emovox.bench.peers import emovox_synth, kokoro_onnx_synth, measure, peer_for, phonemizer
 from emovox.bench.sentences import fresh_sentences
@@ -37,13 +38,16 @@ def main() -> None:
     parser.add_argument("--same-phonemes", action="store_true",
                         help="give kokoro-onnx our phonemes, so both sides speak the very same sounds "
                              "(its own normalization reads some sentences longer or shorter)")
+    parser.add_argument("--precision", default="fp32", choices=PRECISIONS,
+                        help="joe's model variant (backends/variants.py); the peer loads the packaged model")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "rtf.json")
     args = parser.parse_args()
 
     from rich.console import Console
     from rich.table import Table
 
-    engine = from_packages(audio_cache_bytes=0)  # every repeat synthesizes: timing, not memory reads
+    # the audio cache off: every repeat synthesizes (timing, not memory reads)
+    engine = from_packages(audio_cache_bytes=0, vits_precision=args.precision)
     made = fresh_sentences(args.seed)
     sentences = {length: made[bucket][:args.sentences] for length, bucket in LENGTHS.items()}
     rows = []

@@ -234,3 +234,27 @@ def test_xml_bombs_and_external_entities_are_refused_with_a_reason(server, text)
     error = response.json()["error"]
     assert response.status_code == 400 and error["param"] == "input" and error["code"] == "invalid_markup"
     assert "document type definitions" in error["message"]
+
+
+def _step_counts(server) -> dict[str, float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    counts = {"first": 0.0, "later": 0.0}
+    for family in text_string_to_metric_families(httpx.get(f"{server.url}/metrics").text):
+        if family.name == "emovox_step_wait_seconds":
+            for sample in family.samples:
+                if sample.name.endswith("_count"):
+                    counts[sample.labels["kind"]] += sample.value
+    return counts
+
+
+def test_metrics_say_how_long_steps_wait_for_a_worker_first_audio_apart(server):
+    """Where a first audio's time goes under load: each step's wait in line and its own run,
+    the request's first step counted apart from the stream's later ones."""
+    before = _step_counts(server)
+    response = _speech(server, input="One sentence here. And a second one after it.", voice="tiny",
+                       response_format="pcm")
+    after = _step_counts(server)
+    assert response.status_code == 200
+    assert after["first"] - before["first"] == 1 and after["later"] - before["later"] >= 1
+    assert 'emovox_step_seconds_count{backend="' in httpx.get(f"{server.url}/metrics").text

@@ -33,6 +33,14 @@ class Metrics:
                                  registry=self.registry)
         self.in_flight = Gauge("emovox_syntheses_in_flight", "chunks being synthesized now, by backend",
                                ("backend",), registry=self.registry)
+        # Where a request's first audio waits: in line for a worker, or in its own first step.
+        self.step_wait = Histogram("emovox_step_wait_seconds",
+                                   "time a synthesis step waited in line for a worker, by backend and kind "
+                                   "(first: a new request's first audio; later: a stream's next piece)",
+                                   ("backend", "kind"), buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.step_seconds = Histogram("emovox_step_seconds", "time a worker spent on one synthesis step, "
+                                      "by backend and kind", ("backend", "kind"), buckets=LATENCY_BUCKETS,
+                                      registry=self.registry)
         self.batch_size = Histogram("emovox_batch_size", "chunk jobs per forward pass, by backend", ("backend",),
                                     buckets=BATCH_BUCKETS, registry=self.registry)
 

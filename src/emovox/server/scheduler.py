@@ -88,6 +88,13 @@ class _Task:
         self.listener = listener
         self.pieces: Iterator[AudioChunk] | None = None
         self.cancelled = False
+        #: When its next step went into line (metrics: how long steps wait).
+        self.queued_at = 0.0
+
+    @property
+    def kind(self) -> str:
+        """"first" until the request's listener has heard something, then "later" (metrics)."""
+        return "first" if self.listener.first is None else "later"
 
     @property
     def order(self) -> tuple[int, float]:
@@ -136,6 +143,7 @@ class Lane:
                 raise RuntimeError("the scheduler is shut down")
             if not self._workers:
                 self._start_workers()
+            task.queued_at = time.perf_counter()
             heapq.heappush(self._steps, (task.order, next(self._arrivals), task))
             self._metrics.queue_depth.labels(self.backend).set(len(self._steps))
             self._changed.notify()
@@ -198,6 +206,8 @@ class Lane:
     def _step(self, task: _Task) -> None:
         """The task's next piece, handed to its request; the task goes back in line for the
         piece after unless this one was its chunk's last."""
+        kind, started = task.kind, time.perf_counter()
+        self._metrics.step_wait.labels(self.backend, kind).observe(started - task.queued_at)
         self._metrics.in_flight.labels(self.backend).inc()
         try:
             if task.pieces is None:
@@ -210,6 +220,7 @@ class Lane:
             return
         finally:
             self._metrics.in_flight.labels(self.backend).dec()
+            self._metrics.step_seconds.labels(self.backend, kind).observe(time.perf_counter() - started)
         task.listener.received(time.perf_counter(), piece.duration)
         task.deliver(piece)
         if not piece.final and not task.cancelled:
