@@ -1,6 +1,7 @@
 """Emotion you can measure: each emotion moves F0, range, duration and energy the way its
 preset promises, on each backend; intensity 0.5 lies between; speech stays intelligible."""
 
+import numpy as np
 import pytest
 
 from emovox.bench.intelligibility import corpus_wer
@@ -10,11 +11,17 @@ pytestmark = pytest.mark.models
 
 SENTENCE = "The committee will announce its final decision on Monday afternoon."
 SENTENCE_ZH = "委员会将在星期一下午宣布最后的决定。"
+#: Read in an emotion and transferred back from the clip (not the calibration's sentences).
+CLIP_TEXTS = ("They told us the results would arrive next week.",
+              "The garden behind the house was full of roses.",
+              "We should leave before the traffic gets worse.")
 #: (voice, F0 estimator). Kokoro voices and heart realize pitch inside the model; joe (VITS)
-#: through PSOLA. joe is measured with pYIN: Harvest reads a third to half of his neutral frames an
-#: octave up (his F0 is about 85 Hz with a weak fundamental; Praat and pYIN agree on it). heart
-#: too, as the judge measures: Harvest reads its raised contours about 0.5 st lower than pYIN.
-VOICES = [("jf_alpha", "harvest"), ("jm_kumo", "harvest"), ("joe", "pyin"), ("heart", "pyin"), ("baker", "harvest")]
+#: through PSOLA. The English voices are measured with pYIN, as the judge measures (shared
+#: EVAL.md): Harvest reads a third to half of joe's neutral frames an octave up (his F0 is
+#: about 85 Hz with a weak fundamental; Praat and pYIN agree on it), heart's raised contours
+#: about 0.5 st lower than pYIN, and jm_kumo's low sad reading with octave jumps (range x1.19
+#: where pYIN measures x0.57).
+VOICES = [("jf_alpha", "pyin"), ("jm_kumo", "pyin"), ("joe", "pyin"), ("heart", "pyin"), ("baker", "harvest")]
 
 #: The judged gates at intensity 1 (shared/EVAL.md): measure -> (comparison, threshold)
 GATES = {
@@ -111,14 +118,14 @@ def test_reference_clip_prosody_is_transferred(engine, tmp_path):
         emotion_from_clip(tmp_path / "notes.txt")
 
 
-@pytest.mark.parametrize("voice", ["heart", "jf_alpha", "jm_kumo", pytest.param("joe", marks=pytest.mark.xfail(
-    strict=True, reason="happy transfers +2.67 st against +3.7 on this sentence (-9.1 before the "
-                        "tracker was used for his register)"))])
+@pytest.mark.parametrize("voice", ["heart", "jf_alpha", "jm_kumo", "joe"])
 def test_a_clip_of_our_own_voice_transfers_its_preset_pitch(engine, voice):
     """A clip's deltas are taken against its speaker's register (the nearest stock voice by
     timbre), not a population's: our voice reading an emotion transfers about that emotion's
-    preset pitch, and never more than the presets ask. (Rate is not yet within 10 %:
-    benchmarks/README.md, "Reference clips".)"""
+    preset pitch, and never more than the presets ask. One sentence's transfer moves by up to
+    a semitone either way with its text (jf_alpha's happy: +4.05 to +5.27 st over four
+    sentences, benchmarks/README.md, "Reference clips"), so the median of three is held to
+    1 st. (Rate is not yet within 10 %.)"""
     import io
 
     import soundfile
@@ -128,9 +135,12 @@ def test_a_clip_of_our_own_voice_transfers_its_preset_pitch(engine, voice):
     from emovox.emotion.reference import emotion_from_clip
 
     for name in ("happy", "sad"):
-        audio = engine.synthesize("They told us the results would arrive next week.", voice=voice, emotion=name)
-        clip = io.BytesIO()
-        soundfile.write(clip, audio.samples, audio.sample_rate, format="WAV")
-        transferred = emotion_from_clip(clip.getvalue(), embed_speaker=embed_speaker)
-        assert abs(transferred.pitch_st - targets_for(voice)[name].pitch_st) <= 1.0, (voice, name, transferred)
-        assert abs(transferred.pitch_st) <= 6.0 and 0.75 <= transferred.speed <= 1.3
+        transferred = []
+        for text in CLIP_TEXTS:
+            audio = engine.synthesize(text, voice=voice, emotion=name)
+            clip = io.BytesIO()
+            soundfile.write(clip, audio.samples, audio.sample_rate, format="WAV")
+            transferred.append(emotion_from_clip(clip.getvalue(), embed_speaker=embed_speaker))
+        pitch = float(np.median([t.pitch_st for t in transferred]))
+        assert abs(pitch - targets_for(voice)[name].pitch_st) <= 1.0, (voice, name, transferred)
+        assert all(abs(t.pitch_st) <= 6.0 and 0.75 <= t.speed <= 1.3 for t in transferred), transferred

@@ -1,5 +1,4 @@
-"""Durations that follow the speed: a graph edit for heart's graph (hibari_graph.py), written to
-serve Kokoro's too.
+"""Durations that follow the speed: a graph edit shared by the hibari and Kokoro prosody edits.
 
 Both graphs divide each token's predicted duration by the `speed` input and round the result
 to whole units of 25 ms, one token at a time. Most tokens last 2-4 units, so a small change of
@@ -11,9 +10,7 @@ rounded cumulatively over the sentence:
     units_i = round(d_i) + round(C_i) - round(C_(i-1)),   C = running sum of (d / speed - d)
 
 so at speed 1 every duration is the model's own, and otherwise the sentence's length changes
-by what the speed asks, give or take one unit. Kokoro's graph took the same edit once
-(jf_alpha: 1.1 measured x0.911), but its five voices, recalibrated for it, failed prosody
-gates on new sentences (jm_kumo's sad range x1.19), so Kokoro keeps its own rounding for now.
+by what the speed asks, give or take one unit.
 """
 
 from __future__ import annotations

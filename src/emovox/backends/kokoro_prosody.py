@@ -12,7 +12,8 @@ realized inside the model, so the vocoder renders the new contour itself: a requ
 normalizes it away (+1 unit moved the level by only 0.2 dB), so loudness is a gain after.
 The edited graph also puts out Kokoro's own per-token durations (`/encoder/Gather_output_0`,
 int64 [tokens], in units of `SAMPLES_PER_DURATION` samples), the alignment word timestamps
-come from. The edited model is cached beside the source, named by the source's hash and the
+come from; they are rounded together instead of one by one, so a `speed` is the rate heard
+(duration_rounding.py). The edited model is cached beside the source, named by the source's hash and the
 edit's version, so a new model or a new edit gets a new file.
 """
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emovox.backends import assets
+from emovox.backends import assets, duration_rounding
 
 F0_TENSOR = "/encoder/F0_proj/Conv_output_0"
 #: The predicted duration of each token, rounded and at least 1, as the decoder's alignment uses it.
@@ -28,7 +29,7 @@ DURATIONS_TENSOR = "/encoder/Gather_output_0"
 #: Audio samples per duration unit (24 kHz; measured: audio length / sum of durations = 600).
 SAMPLES_PER_DURATION = 600
 PROSODY_INPUTS = ("f0_scale", "f0_range")
-EDIT_VERSION = 3
+EDIT_VERSION = 4
 #: Frames below this F0 (Hz) count as unvoiced and do not enter the mean.
 VOICED_HZ = 30.0
 
@@ -86,6 +87,7 @@ def add_prosody_inputs(model) -> None:
     ]
     _rewire(graph, F0_TENSOR, "emovox_f0_out", {n.name for n in f0_nodes})
     _insert_after_producers(graph, {F0_TENSOR: f0_nodes})
+    duration_rounding.round_together(graph, DURATIONS_TENSOR, "emovox_")
     _add_durations_output(graph)
 
 
