@@ -171,3 +171,38 @@ def test_workers_take_new_requests_first_then_the_stream_about_to_run_dry(tiny_e
         lane.submit(_Task(job, lambda _: None, listener))
     order = [names[id(lane._gather()[0].listener)] for _ in range(len(listeners))]
     assert order == ["new", "newer", "running dry", "ahead"]
+
+
+def test_after_a_chunk_ends_the_worker_waits_a_moment_for_a_returning_client(tiny_engine):
+    """A client that asks again as soon as its audio is done finds the worker free instead of
+    one step into another stream: after a chunk's last piece the worker waits a small share of
+    a typical step for a new request, and stops waiting the moment one is in line."""
+    import threading
+    import time
+
+    from emovox.server.metrics import Metrics
+    from emovox.server.playback import Listener
+    from emovox.server.scheduler import ANTICIPATION_MAX_S, Lane, _Task
+
+    lane = Lane(tiny_engine, "kokoro", SchedulerSettings(workers=1), Metrics())
+    lane._workers = [None]  # queue only: this test plays the worker
+    lane._typical_later_s = 10.0  # a slow backend: the wait is at its most, ANTICIPATION_MAX_S
+    job = next(iter(tiny_engine.plan(LONG, voice="af_kiko")))
+    now = time.perf_counter()
+    lane.submit(_Task(job, lambda _: None, Listener(opened=now - 10, first=now - 9, heard_s=9)))
+
+    def anticipate() -> float:
+        started = time.perf_counter()
+        with lane._changed:
+            lane._anticipate()
+        return time.perf_counter() - started
+
+    assert anticipate() >= 0.9 * ANTICIPATION_MAX_S  # nobody came: the stream's step is next
+    assert lane._steps[0][2].listener.first is not None
+
+    returning = threading.Timer(ANTICIPATION_MAX_S / 4, lambda: lane.submit(
+        _Task(job, lambda _: None, Listener(opened=time.perf_counter()))))
+    returning.start()
+    waited = anticipate()
+    returning.join()
+    assert waited < 0.9 * ANTICIPATION_MAX_S and lane._steps[0][2].listener.first is None  # the new request is next

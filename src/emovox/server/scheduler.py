@@ -16,6 +16,10 @@ step let ten joe listeners run dry at once: their next sentences' text sides wen
 everyone's second windows. Taking a new request's first step by due time too, 250 ms after
 it came in, kept as many listeners playing but made eight back-to-back Kokoro clients,
 more than two cores can keep playing, wait 1.9 s for their first audio instead of 0.26 s.)
+After a chunk's last piece, a worker waits a moment for a new request before it begins a
+later step (`Lane._anticipate`): a client that asks again as soon as its audio is done
+would otherwise arrive just after the worker began another stream's step and wait for all
+of it (eight back-to-back Kokoro clients: 538-604 ms in line for a first step of 240 ms).
 A backend's queue is bounded by the requests it admits (429 beyond); a request is admitted on
 every lane its plan uses, so the partner voice's chunks of mixed text count on the lane
 that synthesizes them.
@@ -50,6 +54,13 @@ from emovox.server.playback import Listener
 from emovox.types import AudioChunk
 
 logger = logging.getLogger(__name__)
+
+#: After a chunk ends, how long a worker waits for a new request before a later step: this
+#: share of a typical later step, and at most this long (`Lane._anticipate`).
+ANTICIPATION_SHARE = 0.15
+ANTICIPATION_MAX_S = 0.1
+#: Weight of each new step in the moving average of a step's time.
+TYPICAL_WEIGHT = 0.2
 
 
 @dataclass(frozen=True)
@@ -118,6 +129,8 @@ class Lane:
         self._workers: list[threading.Thread] = []
         self._closed = False
         self.admitted = 0
+        #: A moving average of how long a stream's later step takes here (`_anticipate`).
+        self._typical_later_s = 0.0
 
     def admit(self) -> Callable[[], None]:
         """Count a request in, or raise Busy; returns the (idempotent) release for its end."""
@@ -166,19 +179,39 @@ class Lane:
             self._workers.append(worker)
 
     def _work(self) -> None:
+        ended_a_chunk = False
         while True:
             with self._changed:
                 while not self._steps and not self._closed:
                     self._changed.wait()
+                if ended_a_chunk:
+                    self._anticipate()
                 if self._closed:
                     return
                 batch = self._gather()
                 self._metrics.queue_depth.labels(self.backend).set(len(self._steps))
             live = [task for task in batch if not task.cancelled]
+            ended_a_chunk = False
             if len(live) > 1:
                 self._run_batch(live)
             elif live:
-                self._step(live[0])
+                ended_a_chunk = self._step(live[0])
+
+    def _anticipate(self) -> None:
+        """After a chunk's last piece, wait a moment for a new request before starting a later
+        step (called holding the lock): a client reading a text in turns, or a voice assistant
+        answering, asks again the moment its audio is done, which is the moment the worker
+        would begin another stream's step, and its first audio would wait that step's whole
+        length (benchmarks/README.md). The wait is a small share of what a later step
+        typically takes here (nothing to speak of where steps are short, as heart's are), and
+        ends as soon as a new request is in line (anticipatory scheduling, as disks do for a
+        process's next read)."""
+        deadline = time.perf_counter() + min(ANTICIPATION_MAX_S, ANTICIPATION_SHARE * self._typical_later_s)
+        while self._steps and self._steps[0][0][0] != 0 and not self._closed:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return
+            self._changed.wait(remaining)
 
     def _gather(self) -> list[_Task]:
         """The first step in line, plus chunks not yet started that can share its forward pass
@@ -203,9 +236,9 @@ class Lane:
             self._changed.wait(remaining)
         return batch
 
-    def _step(self, task: _Task) -> None:
+    def _step(self, task: _Task) -> bool:
         """The task's next piece, handed to its request; the task goes back in line for the
-        piece after unless this one was its chunk's last."""
+        piece after unless this one was its chunk's last. Whether the chunk ended."""
         kind, started = task.kind, time.perf_counter()
         self._metrics.step_wait.labels(self.backend, kind).observe(started - task.queued_at)
         self._metrics.in_flight.labels(self.backend).inc()
@@ -217,10 +250,13 @@ class Lane:
         except Exception as e:  # handed to the request that asked; the worker lives on
             logger.exception("synthesis failed on %s", self.backend)
             task.deliver(e)
-            return
+            return True
         finally:
             self._metrics.in_flight.labels(self.backend).dec()
-            self._metrics.step_seconds.labels(self.backend, kind).observe(time.perf_counter() - started)
+            took = time.perf_counter() - started
+            self._metrics.step_seconds.labels(self.backend, kind).observe(took)
+            if kind == "later":
+                self._typical_later_s += TYPICAL_WEIGHT * (took - self._typical_later_s)
         task.listener.received(time.perf_counter(), piece.duration)
         task.deliver(piece)
         if not piece.final and not task.cancelled:
@@ -228,6 +264,7 @@ class Lane:
                 self.submit(task)
             except RuntimeError as e:
                 task.deliver(e)
+        return piece.final
 
     def _run_batch(self, tasks: list[_Task]) -> None:
         """Whole chunks of batchable jobs in one padded forward pass (one piece each)."""
