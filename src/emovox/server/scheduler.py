@@ -182,10 +182,10 @@ class Lane:
         ended_a_chunk = False
         while True:
             with self._changed:
-                while not self._steps and not self._closed:
-                    self._changed.wait()
                 if ended_a_chunk:
                     self._anticipate()
+                while not self._steps and not self._closed:  # (another worker may have taken it)
+                    self._changed.wait()
                 if self._closed:
                     return
                 batch = self._gather()
