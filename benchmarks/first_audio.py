@@ -20,6 +20,7 @@ off (each sentence one piece, as before), in the same run.
 from __future__ import annotations
 
 import argparse
+import collections
 import concurrent.futures
 import dataclasses
 import itertools
@@ -55,18 +56,16 @@ def step_totals(url: str) -> dict[str, float]:
     "first_run_s", "later_wait_s", "later_n", "later_run_s"} (server/metrics.py)."""
     from prometheus_client.parser import text_string_to_metric_families
 
-    totals: dict[str, float] = {}
+    totals: dict[str, float] = collections.defaultdict(float)
     for family in text_string_to_metric_families(httpx.get(f"{url}/metrics").text):
         what = {"emovox_step_wait_seconds": "wait", "emovox_step_seconds": "run"}.get(family.name)
-        if what is None:
-            continue
-        for sample in family.samples:
+        for sample in family.samples if what else ():
             kind = sample.labels.get("kind")
             if sample.name.endswith("_sum"):
-                totals[f"{kind}_{what}_s"] = totals.get(f"{kind}_{what}_s", 0.0) + sample.value
+                totals[f"{kind}_{what}_s"] += sample.value
             elif sample.name.endswith("_count") and what == "wait":
-                totals[f"{kind}_n"] = totals.get(f"{kind}_n", 0.0) + sample.value
-    return totals
+                totals[f"{kind}_n"] += sample.value
+    return dict(totals)
 
 
 def where_it_waits(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:

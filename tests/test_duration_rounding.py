@@ -1,5 +1,5 @@
-"""The durations edit of heart's graph (backends/duration_rounding.py), on a graph of its
-own: predicted durations divided by the speed, rounded, clipped to at least 1."""
+"""The durations edit shared by the hibari and Kokoro graphs (backends/duration_rounding.py), on
+a graph of its own: predicted durations divided by the speed, rounded, clipped to at least 1."""
 
 import numpy as np
 import onnxruntime as ort

@@ -104,14 +104,14 @@ class _Task:
 
     @property
     def kind(self) -> str:
-        """"first" until the request's listener has heard something, then "later" (metrics)."""
+        """"first" until the request's listener has heard something, then "later"."""
         return "first" if self.listener.first is None else "later"
 
     @property
     def order(self) -> tuple[int, float]:
         """Where this task's next step stands in line (module docstring): a request not yet
         heard by arrival, before any other by when it is due."""
-        if self.listener.first is None:
+        if self.kind == "first":
             return 0, self.listener.opened
         return 1, self.listener.due()
 
@@ -207,7 +207,7 @@ class Lane:
         ends as soon as a new request is in line (anticipatory scheduling, as disks do for a
         process's next read)."""
         deadline = time.perf_counter() + min(ANTICIPATION_MAX_S, ANTICIPATION_SHARE * self._typical_later_s)
-        while self._steps and self._steps[0][0][0] != 0 and not self._closed:
+        while self._steps and self._steps[0][2].kind != "first" and not self._closed:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 return
