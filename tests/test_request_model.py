@@ -42,6 +42,14 @@ def test_the_cli_and_the_api_offer_the_same_options():
     assert api_only == {"model", "input", "instructions", "stream_format"}
 
 
+def test_every_command_prints_its_help():
+    """argparse expands "%" in help texts, so an option's help with a bare percent sign broke
+    `emovox say --help` with a traceback."""
+    commands = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for name, parser in commands.choices.items():
+        assert parser.format_help().startswith("usage:"), name
+
+
 def test_choices_come_from_the_domain():
     choices = {option.name: option.choices for option in OPTIONS}
     assert choices["emotion"] == EMOTIONS and choices["format"] == FORMATS and choices["lang"] == LANGUAGES
@@ -56,6 +64,10 @@ def test_choices_come_from_the_domain():
     ({"format": "xyz"}, "unknown format 'xyz'; choose one of mp3, opus", "response_format"),
     ({"emotion": "sad", "prompt": "very happy"}, "either an emotion label or a prompt", "prompt"),
     ({"style_ref_voice": "tiny"}, "give the clip too", "style_ref_voice"),
+    ({"style_ref_text": "Hello there."}, "style_ref_text describes a style_ref clip; give the clip too",
+     "style_ref_text"),
+    ({"style_ref": b"RIFF", "style_ref_text": "word " * 100}, "style_ref_text is 500 characters long; give at most 300",
+     "style_ref_text"),
 ])
 def test_bad_options_get_one_actionable_message(options, message, param):
     with pytest.raises(InvalidOptionError, match=message) as error:

@@ -93,6 +93,16 @@ def test_a_style_reference_clip_is_uploaded_as_base64(server):
     assert response.status_code == 200, response.text
     emotion = json.loads(response.headers["X-Emovox-Resolved"])["emotion"]["emotion"]
     assert emotion["pitch_st"] > 0  # 210 Hz against population norms of a low voice... or a high one
+    # Given the clip's words, its rate is timed against a neutral reading of them: the same
+    # four seconds are slow for one word and fast for a long sentence.
+    rates = []
+    for words in ("Yes.", "The quick brown fox jumps over the lazy dog while the farmer counts his sheep "
+                          "and the children run across the meadow to the river."):
+        response = _speech(server, input="Say it like this.", voice="tiny", style_ref=clip, style_ref_text=words,
+                           response_format="pcm")
+        assert response.status_code == 200, response.text
+        rates.append(json.loads(response.headers["X-Emovox-Resolved"])["emotion"]["emotion"]["speed"])
+    assert 0.75 <= rates[0] < rates[1] <= 1.3, rates
     bad = _speech(server, input="Say it.", voice="tiny", style_ref="not base64 at all!")
     assert bad.status_code == 400 and bad.json()["error"]["param"] == "style_ref"
 

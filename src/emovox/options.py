@@ -37,6 +37,8 @@ class Option:
     api_name: str = ""
     #: What messages call it, where the name is terse.
     label: str = ""
+    #: The longest text a "text" option takes, where its length costs work.
+    max_chars: int | None = None
 
     @property
     def flag(self) -> str:
@@ -70,6 +72,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("style_ref_voice", "the voice speaking the style_ref clip, when it is one of ours (built-in or "
                               "cloned): the clip is compared with that voice's own neutral reading instead of "
                               "population norms", "text"),
+    Option("style_ref_text", "the words spoken in the style_ref clip: its rate is then measured against a neutral "
+                             "reading of the same words (without them, by syllables per second, which varies "
+                             "with the words by 10 to 30 percent)", "text", max_chars=300),
     Option("format", f"audio format: {', '.join(FORMATS)}", "choice", FORMATS, api_name="response_format"),
     Option("dialogue_emotion", 'emotion for dialogue in quotes, as a label or a prompt ("fearful", "a little '
                                'angry"); the rest keeps the request\'s', "text"),
@@ -98,6 +103,8 @@ class SpeechOptions:
     #: A reference clip (audio file bytes) whose prosody is transferred.
     style_ref: bytes | None = None
     style_ref_voice: str | None = None
+    #: The words the style_ref clip speaks, when the caller knows them.
+    style_ref_text: str | None = None
     format: str | None = None
     #: How words and phrases are read, for this request (the deployment's lexicon is under it).
     lexicon: Lexicon | None = None
@@ -111,9 +118,9 @@ class SpeechOptions:
             _check(_BY_NAME[name], getattr(self, name))
         if self.emotion and self.prompt:
             raise InvalidOptionError("give either an emotion label or a prompt, not both", param="prompt")
-        if self.style_ref_voice and not self.style_ref:
-            raise InvalidOptionError("style_ref_voice names the speaker of a style_ref clip; give the clip too",
-                                     param="style_ref_voice")
+        for companion in ("style_ref_voice", "style_ref_text"):
+            if getattr(self, companion) and not self.style_ref:
+                raise InvalidOptionError(f"{companion} describes a style_ref clip; give the clip too", param=companion)
 
     def replace(self, **changes) -> SpeechOptions:
         return dataclasses.replace(self, **changes)
@@ -152,3 +159,6 @@ def _check(option: Option, value) -> None:
             raise InvalidOptionError(f"{option.name} must be the bytes of an audio clip", **where)
     elif not isinstance(value, str) or not value.strip():
         raise InvalidOptionError(f"{option.name} must be a non-empty string", **where)
+    elif option.max_chars is not None and len(value) > option.max_chars:
+        raise InvalidOptionError(f"{option.name} is {len(value)} characters long; give at most {option.max_chars}",
+                                 **where)

@@ -195,17 +195,23 @@ class Engine:
     def _style(self, options: SpeechOptions) -> dict[str, float]:
         """The prosody of the style reference clip, relative to its speaker's norms (a voice of
         ours when `style_ref_voice` names one, else the register of the stock voice nearest to
-        the clip's speaker, else population norms). Analysis, no synthesis
-        unless the speaker is ours and its norms are not known yet."""
+        the clip's speaker, else population norms). Analysis, and a synthesis only where the
+        speaker is ours and its norms are not known yet, or where `style_ref_text` gives the
+        clip's words (that speaker, or the nearest stock voice, reads them neutrally)."""
         if not options.style_ref:
             return {}
-        from emovox.emotion.reference import emotion_from_clip, voice_norms
+        from emovox.emotion import reference
 
-        speaker = None
-        if options.style_ref_voice:
-            entry = self.catalogue.entry(options.style_ref_voice, param="style_ref_voice")
-            speaker = voice_norms(self, entry.info.name)
-        measured = emotion_from_clip(options.style_ref, speaker, self.defaults.embed_speaker)
+        named = options.style_ref_voice and self.catalogue.entry(options.style_ref_voice, param="style_ref_voice")
+        if options.style_ref_text:  # the clip's words, read neutrally by its speaker's voice
+            nearest = reference.nearest_voice(options.style_ref, self.defaults.embed_speaker)
+            speaker = named.info.name if named else nearest if nearest in self.catalogue.names() else self.default_voice
+            reading = self.synthesize(options.style_ref_text, voice=speaker)
+            measured = reference.emotion_against_reading(options.style_ref, reading.samples, reading.sample_rate,
+                                                         reference.register_band(speaker))
+        else:
+            norms = reference.voice_norms(self, named.info.name) if named else None
+            measured = reference.emotion_from_clip(options.style_ref, norms, self.defaults.embed_speaker)
         return {k: v for k, v in measured.to_dict().items() if k not in ("name", "intensity")}
 
     def plan(self, text: str, voice: str | None = None, speed: float = 1.0, emotion: Emotion | str | None = None,
