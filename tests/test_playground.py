@@ -94,6 +94,29 @@ def test_clone_panel_uploads_and_adds_the_voice(page, engine, tmp_path):
     assert [e for e in page.console_errors if "400" not in e] == []  # the browser logs the refusal itself
 
 
+def test_a_style_clip_and_its_words_carry_its_prosody_over(page, engine, tmp_path):
+    import re
+
+    words = "The garden behind the house was full of roses."
+    sad = engine.synthesize(words, voice="jm_kumo", emotion="sad")
+    clip = tmp_path / "sad.wav"
+    soundfile.write(clip, sad.samples, sad.sample_rate)
+    page.fill("#text", "We will meet again next spring.")
+    page.select_option("#voice", "heart")
+    page.select_option("#emotion", "neutral")
+    page.set_input_files("#style-ref", str(clip))
+    page.fill("#style-ref-text", words)
+    page.click("#play")
+    page.wait_for_function("document.querySelector('#stats').textContent.includes('from the clip')", timeout=90_000)
+    stats = page.text_content("#stats")
+    pitch = float(re.search(r"from the clip: ([+-][\d.]+) st", stats).group(1))
+    rate = float(re.search(r"rate ×([\d.]+)", stats).group(1))
+    assert pitch < -1.5 and abs(rate / 0.8 - 1) <= 0.10, stats  # jm_kumo's sad preset: -2.5 st, rate x0.8
+    page.wait_for_selector("#view:not([hidden])", timeout=90_000)
+    assert "the clip's prosody" in page.text_content("#legend") and "neutral" in page.text_content("#legend")
+    assert page.text_content("#speak-error") == "" and page.console_errors == []
+
+
 def test_the_page_shows_words_as_spoken_and_the_contour_beside_neutral(page):
     page.fill("#text", "We won the final match today.")
     page.select_option("#voice", "jf_alpha")
