@@ -43,6 +43,8 @@ CASES = [
     ("Born in 1990, 2 in 3 agree.", "Born in nineteen ninety, two in three agree."),
     ("It has a 512 GB drive and an 8 km range, 16 GB in all.",
      "It has a five hundred twelve gigabyte drive and an eight kilometer range, sixteen gigabytes in all."),
+    ("A 5-gal. jug, a 12-oz. can and a 10-km race.", "A five-gallon jug, a twelve-ounce can and a ten-kilometer race."),
+    ("It takes 5-10 min; it was 20-25°C.", "It takes five to ten minutes; it was twenty to twenty-five degrees Celsius."),
     # fractions and mixed numbers
     ("Add 1 1/2 cups and 2 3/8 inches.", "Add one and a half cups and two and three eighths inches."),
     ("Use 1/2 cup, 3/4 tsp and 1/3 of the rest.",
@@ -54,6 +56,8 @@ CASES = [
     ("Ship it to 1200 Oak Blvd. or 742 Evergreen Terrace.",
      "Ship it to twelve hundred Oak Boulevard or seven forty-two Evergreen Terrace."),
     ("She moved to 1005 N Lake Shore Dr. in May.", "She moved to ten oh five North Lake Shore Drive in May."),
+    ("Send it to 16 Harbor View Dr., Unit 2, or 9 Main St.; ask the Dr., she knows.",
+     "Send it to sixteen Harbor View Drive, Unit two, or nine Main Street; ask the Doctor, she knows."),
     ("In 1999 Main Street was quiet.", "In nineteen ninety-nine Main Street was quiet."),
     # abbreviations
     ("Mr. Jones met Dr. Who at St. Mary's.", "Mister Jones met Doctor Who at Saint Mary's."),

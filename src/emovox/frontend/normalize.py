@@ -321,11 +321,19 @@ def _speak_percent(match: re.Match[str]) -> str:
 
 
 def _speak_unit(match: re.Match[str]) -> str:
-    value, unit = match.group("value", "unit")
+    """'5 km', '-4°C', and a range of them: '10-15 km' is 'ten to fifteen kilometers'."""
+    low, value, unit = match.group("low", "value", "unit")
     minus = "minus " if match.group("sign") else ""
     singular, plural = UNITS[unit]
     attributive = _ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None
-    return f"{minus}{numbers.number(value)} {singular if attributive else _plural(value, singular, plural)}"
+    start = f"{numbers.number(low)} to " if low else ""
+    return f"{start}{minus}{numbers.number(value)} {singular if attributive else _plural(value, singular, plural)}"
+
+
+def _speak_compound_measure(match: re.Match[str]) -> str:
+    """'a 5-gal. jug', 'a 10-km race': a hyphenated measure describes the noun after it, so its
+    unit is singular and its abbreviation's period ends nothing."""
+    return f"{numbers.number(match.group('value'))}-{UNITS[match.group('unit')][0]}"
 
 
 #: "a 512 GB drive", "an 8 km run": after an article the measure describes a noun, so its
@@ -444,7 +452,7 @@ def _lowercase_shouting(match: re.Match[str]) -> str:
 #: in RULES, and once more on the text the voice will read, after symbols are spoken and
 #: unspeakable characters dropped: "Dr.&" or "Dr.😀" then ends in "Dr." as "Dr." would.
 WORD_RULES: tuple[Rule, ...] = (
-    (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=\s|$)"), _speak_title_or_place),
+    (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=[\s,;]|$)"), _speak_title_or_place),
     (re.compile(r"\b(?P<abbr>" + "|".join(TITLES) + r")\.(?=\s)"), lambda m: TITLES[m.group("abbr")]),
     (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=\s|$|,)"), _speak_abbreviation),
     (re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(k) for k in _LATIN) + r")(?!\w)", re.IGNORECASE),
@@ -492,8 +500,10 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_mixed_number),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})\s(?P<noun>" + "|".join(sorted(MEASURE_NOUNS))
                 + "|" + _UNIT_ALTERNATION + r")(?![\w/])"), _speak_fraction_of_measure),
-    (re.compile(r"(?<![\w./])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?(?P<unit>" + _UNIT_ALTERNATION
-                + r")(?![\w/°])(?:\.(?=\s+[a-z]))?"), _speak_unit),
+    (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION
+                + r")(?![\w/°])(?:\.(?=\s+[a-z]))?"), _speak_compound_measure),
+    (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?(?P<unit>"
+                + _UNIT_ALTERNATION + r")(?![\w/°])(?:\.(?=\s+[a-z]))?"), _speak_unit),
     (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_fraction),
     (re.compile(r"(?<![\w.,:-])(?P<low>" + _NUM + r")\s?[-–]\s?(?P<high>" + _NUM + r")(?![\w-]|[.,:]\d)"),
