@@ -11,6 +11,7 @@ from emovox.bench.intelligibility import word_error_rate
     ("Call me at 555-0142 now.", "Call me at 555 0142 now."),
     ("The train leaves at 6:45 AM.", "The train leaves at 6.45 am."),
     ("It is on March 14th.", "It is on March 14."),
+    ("Suite 300, 1200 Oak Road.", "Suite 300 1200 Oak Road."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):
     assert word_error_rate([written], heard)[0] == 0.0

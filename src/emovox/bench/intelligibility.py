@@ -60,6 +60,7 @@ _PRE_FOLDS = (
     # phone numbers, however grouped: "(212) 555-0193", "212 555 0193" and "212-555-0193" are
     # one number (Whisper's normalizer drops parenthesized text and a group's leading zero)
     (re.compile(r"\((\d{3})\)\s?"), r"\1 "),
+    (re.compile(r"(?<=\d),\s+(?=\d)"), " "),  # "300, 1200" as heard "300 1200": joined alike below
     (re.compile(r"\b(\d{3})[\s.-](\d{3})[\s.-](\d{4})\b"), r"\1\2\3"),
     (re.compile(r"\b(\d{3})[\s.-](\d{4})\b"), r"\1\2"),
     (re.compile(r"@"), " at "),
