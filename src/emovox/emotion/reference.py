@@ -69,17 +69,22 @@ class SpeechProsody:
     energy_dbfs: float
 
     def relative_to(self, norms: SpeechProsody) -> Emotion:
-        def clip(name: str, value: float) -> float:
-            low, high = _LIMITS[name]
-            return round(float(min(high, max(low, value))), 3)
-
         return Emotion(
             "neutral", 0.0,
-            pitch_st=clip("pitch_st", 12 * np.log2(self.f0_hz / norms.f0_hz)),
-            pitch_range=clip("pitch_range", self.range_st / norms.range_st),
-            speed=clip("speed", self.syllables_per_s / norms.syllables_per_s),
-            energy_db=clip("energy_db", self.energy_dbfs - norms.energy_dbfs),
+            pitch_st=_within_limits("pitch_st", 12 * np.log2(self.f0_hz / norms.f0_hz)),
+            pitch_range=_within_limits("pitch_range", self.range_st / norms.range_st),
+            speed=_within_limits("speed", self.syllables_per_s / norms.syllables_per_s),
+            energy_db=_within_limits("energy_db", self.energy_dbfs - norms.energy_dbfs),
         )
+
+
+def _within_limits(name: str, value: float) -> float:
+    low, high = _LIMITS[name]
+    return round(float(min(high, max(low, value))), 3)
+
+
+def _bytes_of(path_or_bytes: Path | bytes) -> bytes:
+    return path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
 
 
 #: Conversational read speech, for a clip whose speaker is unknown.
@@ -101,7 +106,7 @@ def emotion_from_clip(path_or_bytes: Path | bytes, norms: SpeechProsody | None =
     `norms`: the typical values of the clip's speaker (see `voice_norms`), when known; else,
     given a speaker embedding, the register of the nearest stock voice (`nearest_register`);
     else population norms."""
-    data = path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
+    data = _bytes_of(path_or_bytes)
     digest = hashlib.sha256(data).hexdigest()
     if norms is not None:
         return _measure_cached(digest, data, SPEECH_BAND).relative_to(norms)
@@ -219,7 +224,7 @@ def emotion_against_reading(path_or_bytes: Path | bytes, reading: np.ndarray, re
     """The clip's deltas against a neutral reading of its own words by its speaker's voice
     (`reading`): F0, range and loudness against the reading's, measured alike in `f0_band`;
     rate as the ratio of the two speech spans. Kept within the presets' range."""
-    data = path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
+    data = _bytes_of(path_or_bytes)
     clip, clip_rate = _decode(data)
     clip_span = speech_span_s(clip, clip_rate)
     if clip_span < 0.3:
@@ -231,9 +236,8 @@ def emotion_against_reading(path_or_bytes: Path | bytes, reading: np.ndarray, re
         raise InvalidOptionError("style_ref_text: a neutral reading of these words has too little voiced speech "
                                  "to compare the clip with; give the clip's whole sentence",
                                  param="style_ref_text") from None
-    words_per_s = 1.0 / clip_span  # the same words on both sides: their rates are as 1 / span
-    return replace(measured, syllables_per_s=words_per_s).relative_to(
-        replace(neutral, syllables_per_s=1.0 / speech_span_s(reading, reading_rate)))
+    rate = speech_span_s(reading, reading_rate) / clip_span  # the same words on both sides
+    return replace(measured.relative_to(neutral), speed=_within_limits("speed", rate))
 
 
 def register_band(voice: str) -> tuple[float, float]:
@@ -246,7 +250,7 @@ def nearest_voice(path_or_bytes: Path | bytes, embed_speaker: Embedder | None) -
     or an embedder)."""
     if embed_speaker is None:
         return None
-    data = path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
+    data = _bytes_of(path_or_bytes)
     nearest = _nearest_cached(hashlib.sha256(data).hexdigest(), data, embed_speaker)
     return nearest.voice if nearest else None
 

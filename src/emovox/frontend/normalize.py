@@ -99,6 +99,9 @@ MEASURE_NOUNS = frozenset({
     "pint", "liter", "litre", "meter", "kilometer", "kilogram", "gram", "hour", "minute", "second", "day",
     "week", "month", "year", "dozen", "stick", "slice", "can", "glass", "bottle", "page", "lap", "block",
 })
+#: Where a unit ends: not inside a longer word, and its abbreviation's period dropped when a
+#: lowercase word follows ("3 gal. of water": the sentence goes on).
+_UNIT_END = r"(?![\w/°])(?:\.(?=\s+[a-z]))?"
 _UNIT_ALTERNATION = "|".join(re.escape(u).replace(r"\ ", r"\s") for u in sorted(UNITS, key=len, reverse=True)
                              if u not in _AFTER_FEET_ONLY)
 
@@ -500,10 +503,10 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_mixed_number),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})\s(?P<noun>" + "|".join(sorted(MEASURE_NOUNS))
                 + "|" + _UNIT_ALTERNATION + r")(?![\w/])"), _speak_fraction_of_measure),
-    (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION
-                + r")(?![\w/°])(?:\.(?=\s+[a-z]))?"), _speak_compound_measure),
+    (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
+     _speak_compound_measure),
     (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?(?P<unit>"
-                + _UNIT_ALTERNATION + r")(?![\w/°])(?:\.(?=\s+[a-z]))?"), _speak_unit),
+                + _UNIT_ALTERNATION + r")" + _UNIT_END), _speak_unit),
     (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_fraction),
     (re.compile(r"(?<![\w.,:-])(?P<low>" + _NUM + r")\s?[-–]\s?(?P<high>" + _NUM + r")(?![\w-]|[.,:]\d)"),
