@@ -110,6 +110,7 @@ def test_a_style_reference_clip_is_uploaded_as_base64(server):
 @pytest.mark.parametrize(("body", "param", "code", "words"), [
     ({"input": "Hi.", "voice": "tiny", "speed": 9}, "speed", "invalid_value", "use a value from 0.25 to 4"),
     ({"input": "Hi.", "voice": "nobody"}, "voice", "voice_not_found", "valid voices"),
+    ({"input": "Hi.", "voice": ""}, "voice", "invalid_value", "leave the field out for the default"),
     ({"input": "Hi.", "voice": "tiny", "response_format": "xyz"}, "response_format", "invalid_value", "mp3, opus"),
     ({"input": "Hi.", "voice": "tiny", "emotion": "bored"}, "emotion", "invalid_value", "neutral, happy"),
     ({"input": "Hi.", "voice": "tiny", "response_format": ""}, "response_format", "invalid_value", "unknown format"),

@@ -79,6 +79,9 @@ def speech_options(body: BaseModel, default_voice: str, voice_map: VoiceMap | No
     values = {option.name: getattr(body, option.field) for option in OPTIONS}
     if isinstance(values["voice"], VoiceObject):
         values["voice"] = values["voice"].id
+    if values["voice"] == "":  # the schema lists the voices; an empty name is none of them
+        raise InvalidOptionError("voice is empty: name one of the voices GET /v1/voices lists, "
+                                 "or leave the field out for the default voice", param="voice")
     if values["voice"] and voice_map is not None:
         values["voice"] = voice_map.resolve(values["voice"])
     for option in OPTIONS:  # an empty text field is as good as none
