@@ -29,6 +29,7 @@ CASES = [
     ("On 07/04/2026 the parade starts.", "On July fourth, twenty twenty-six the parade starts."),
     ("Due 2026-07-04 at the latest.", "Due July fourth, twenty twenty-six at the latest."),
     ("She was born in 1999.", "She was born in nineteen ninety-nine."),
+    ("Paid on the 23rd of September, due 4 May.", "Paid on the twenty-third of September, due the fourth of May."),
     ("Music of the 1980s.", "Music of the nineteen eighties."),
     # phone numbers
     ("Call me at 555-0142 now.", "Call me at five five five, zero one four two now."),
@@ -64,6 +65,7 @@ CASES = [
     ("She lives on Baker St. It is quiet.", "She lives on Baker Street. It is quiet."),
     ("Cats vs. dogs, apples, pears, etc.", "Cats versus dogs, apples, pears, et cetera."),
     ("Bring snacks, e.g. fruit.", "Bring snacks, for example fruit."),
+    ("Open Mon. through Fri.; closed Sun.", "Open Monday through Friday; closed Sunday."),
     # acronyms: espeak spells them; shouting is read as words
     ("The FBI and NASA agreed.", "The FBI and NASA agreed."),
     ("I CAN'T BELIEVE THIS HAPPENED.", "I can't believe this happened."),

@@ -12,9 +12,15 @@ from emovox.bench.intelligibility import word_error_rate
     ("The train leaves at 6:45 AM.", "The train leaves at 6.45 am."),
     ("It is on March 14th.", "It is on March 14."),
     ("Suite 300, 1200 Oak Road.", "Suite 300 1200 Oak Road."),
+    ("It was due on August ninth.", "It was due on August 9th."),
+    ("Keep 12 kg of ice at -78°C for 90 min.", "Keep twelve kilograms of ice at minus 78 degrees Celsius for 90 minutes."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):
     assert word_error_rate([written], heard)[0] == 0.0
+
+
+def test_a_different_unit_is_still_an_error():
+    assert word_error_rate(["It weighs 12 kg."], "It weighs 12 grams.")[0] > 0
 
 
 def test_a_misheard_digit_is_still_an_error():

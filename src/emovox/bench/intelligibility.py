@@ -5,7 +5,7 @@ Scoring follows the project's judging rules: Whisper's English normalizer on bot
 the best of several references (the written text and its spoken form), so "$3.50" and
 "three dollars fifty" both count as right. A few ASR formatting variants are folded too
 (3:30 vs 330, p.m. vs p m, 14th vs 14, 555-0142 vs 555 0142, (212) 555-0193 vs 212 555 0193,
-@ vs at, dot vs .).
+@ vs at, dot vs ., 12 kg vs 12 kilograms).
 """
 
 from __future__ import annotations
@@ -63,18 +63,32 @@ _PRE_FOLDS = (
     (re.compile(r"(?<=\d),\s+(?=\d)"), " "),  # "300, 1200" as heard "300 1200": joined alike below
     (re.compile(r"\b(\d{3})[\s.-](\d{3})[\s.-](\d{4})\b"), r"\1\2\3"),
     (re.compile(r"\b(\d{3})[\s.-](\d{4})\b"), r"\1\2"),
+    (re.compile(r"\bninth\b", re.IGNORECASE), "nineth"),  # the normalizer knows "nineth" as 9th, not "ninth"
+    (re.compile(r"(?<![\w.-])[-−](?=\d)"), "minus "),  # the normalizer drops a written sign, keeps "minus"
+    (re.compile(r"°\s?C\b"), " degrees celsius"),
+    (re.compile(r"°\s?F\b"), " degrees fahrenheit"),
     (re.compile(r"@"), " at "),
     (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),
     (re.compile(r"(?<=\d):(?=\d\d)"), ""),
 )
 _FOLDS = (
+    (re.compile(r"\bminus (?=\d)"), "-"),
     (re.compile(r"(\d):(\d)"), r"\1\2"),
     (re.compile(r"(?<=\b\d) (?=\d\b)"), ""),  # digits read one by one: "5 5 5 0 1 4 2"
     (re.compile(r"\b([ap]) m\b"), r"\1m"),
     (re.compile(r"(\d+)(?:st|nd|rd|th)\b"), r"\1"),
     (re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)\b(?!\.\d)"), r"\1\2"),  # "8.30" for 8:30
 )
+#: A unit after a number, written or spoken: "12 kg" and "12 kilograms" are one reading.
+#: (Pounds are left out: Whisper's normalizer reads "3 pounds" as money, "£3".)
+_UNIT_SPELLINGS = {
+    "mph": "miles per hour", "kg": "kilograms?|kgs?", "g": "grams?", "km": "kilometers?|kilometres?",
+    "cm": "centimeters?", "mm": "millimeters?", "m": "meters?|metres?", "mi": "miles?", "ft": "feet|foot",
+    "oz": "ounces?", "gal": "gallons?", "min": "minutes?|mins", "sec": "seconds?|secs?", "hr": "hours?|hrs?",
+    "c": "degrees? celsius", "f": "degrees? fahrenheit",
+}
+_UNIT_FOLDS = tuple((re.compile(rf"(?<=\d) (?:{spellings})\b"), f" {unit}") for unit, spellings in _UNIT_SPELLINGS.items())
 
 
 def canonical(text: str) -> str:
@@ -83,7 +97,7 @@ def canonical(text: str) -> str:
     for pattern, replacement in _PRE_FOLDS:
         text = pattern.sub(replacement, text)
     text = EnglishTextNormalizer()(text)
-    for pattern, replacement in _FOLDS:
+    for pattern, replacement in (*_FOLDS, *_UNIT_FOLDS):
         text = pattern.sub(replacement, text)
     return text
 

@@ -142,6 +142,9 @@ ABBREVIATIONS = {
     "Dept": "Department", "Co": "Company", "approx": "approximately", "vs": "versus",
     "etc": "et cetera", "Apt": "Apartment", "Ste": "Suite", "Jan": "January", "Feb": "February", "Aug": "August",
     "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December",
+    "Mar": "March", "Apr": "April", "Jun": "June", "Jul": "July",
+    "Mon": "Monday", "Tue": "Tuesday", "Tues": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
+    "Thur": "Thursday", "Thurs": "Thursday", "Fri": "Friday", "Sat": "Saturday", "Sun": "Sunday",
 }
 #: Abbreviations read one way before a name and another way after one.
 TITLE_OR_PLACE = {"Dr": ("Doctor", "Drive"), "St": ("Saint", "Street")}
@@ -288,8 +291,9 @@ def _speak_month_day(match: re.Match[str]) -> str:
 
 
 def _speak_day_month(match: re.Match[str]) -> str:
-    day, month, year = match.group("day", "month", "year")
-    spoken = f"the {numbers.ordinal(day)} of {_month(month)}"
+    """'23 Sept' and 'the 23rd of September' alike: 'the twenty-third of September', one 'the'."""
+    the, day, month, year = match.group("the", "day", "month", "year")
+    spoken = f"{the or 'the '}{numbers.ordinal(day)} of {_month(month)}"
     return f"{spoken}, {numbers.year(int(year))}" if year else spoken
 
 
@@ -457,7 +461,7 @@ def _lowercase_shouting(match: re.Match[str]) -> str:
 WORD_RULES: tuple[Rule, ...] = (
     (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=[\s,;]|$)"), _speak_title_or_place),
     (re.compile(r"\b(?P<abbr>" + "|".join(TITLES) + r")\.(?=\s)"), lambda m: TITLES[m.group("abbr")]),
-    (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=\s|$|,)"), _speak_abbreviation),
+    (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=[\s,;]|$)"), _speak_abbreviation),
     (re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(k) for k in _LATIN) + r")(?!\w)", re.IGNORECASE),
      lambda m: _LATIN[m.group(0).lower()]),
     (re.compile(r"\bvs\b"), lambda m: "versus"),
@@ -480,7 +484,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])"), _speak_slash_date),
     (re.compile(rf"\b(?P<month>{_MONTH_NAME})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?(?!\d|:)\b"
                 r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_month_day),
-    (re.compile(rf"(?<![\w.])(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAME})\b"
+    (re.compile(rf"(?<![\w.])(?P<the>\b[Tt]he\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                rf"(?P<month>{_MONTH_NAME})\b"
                 r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_day_month),
     (re.compile(rf"\b(?P<month>{_MONTH_NAME})\s+(?P<year>\d{{4}})(?!\d)"), _speak_month_year),
     (re.compile(r"\b(?P<word>[Ii]n|[Ss]ince|[Bb]y|[Ff]rom|[Uu]ntil|[Tt]ill|[Oo]f|[Yy]ear|[Dd]uring|[Bb]efore"
