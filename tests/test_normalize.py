@@ -29,6 +29,8 @@ CASES = [
     ("On 07/04/2026 the parade starts.", "On July fourth, twenty twenty-six the parade starts."),
     ("Due 2026-07-04 at the latest.", "Due July fourth, twenty twenty-six at the latest."),
     ("She was born in 1999.", "She was born in nineteen ninety-nine."),
+    ("Read the 2019 paper at 0600 hours, not at 1430 hrs.",
+     "Read the twenty nineteen paper at oh six hundred hours, not at fourteen thirty hours."),
     ("Paid on the 23rd of September, due 4 May.", "Paid on the twenty-third of September, due the fourth of May."),
     ("Music of the 1980s.", "Music of the nineteen eighties."),
     # phone numbers
@@ -46,6 +48,10 @@ CASES = [
      "It has a five hundred twelve gigabyte drive and an eight kilometer range, sixteen gigabytes in all."),
     ("A 5-gal. jug, a 12-oz. can and a 10-km race.", "A five-gallon jug, a twelve-ounce can and a ten-kilometer race."),
     ("It takes 5-10 min; it was 20-25°C.", "It takes five to ten minutes; it was twenty to twenty-five degrees Celsius."),
+    ("A 14 in by 10 in box, 3 in thick, gets 32 mpg.",
+     "A fourteen inch by ten inch box, three inches thick, gets thirty-two miles per gallon."),
+    ("It measures 8 x 10 in.", "It measures eight by ten inches."),
+    ("It grew by 5 in the first year.", "It grew by five in the first year."),
     # fractions and mixed numbers
     ("Add 1 1/2 cups and 2 3/8 inches.", "Add one and a half cups and two and three eighths inches."),
     ("Use 1/2 cup, 3/4 tsp and 1/3 of the rest.",
@@ -66,6 +72,8 @@ CASES = [
     ("Cats vs. dogs, apples, pears, etc.", "Cats versus dogs, apples, pears, et cetera."),
     ("Bring snacks, e.g. fruit.", "Bring snacks, for example fruit."),
     ("Open Mon. through Fri.; closed Sun.", "Open Monday through Friday; closed Sunday."),
+    ("Gov. Lee met Sen. Ortiz and Det. Khan.", "Governor Lee met Senator Ortiz and Detective Khan."),
+    ("Meet at 5th Ave. and 42nd St. at noon.", "Meet at fifth Avenue and forty-second Street at noon."),
     # acronyms: espeak spells them; shouting is read as words
     ("The FBI and NASA agreed.", "The FBI and NASA agreed."),
     ("I CAN'T BELIEVE THIS HAPPENED.", "I can't believe this happened."),

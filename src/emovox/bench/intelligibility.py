@@ -63,6 +63,7 @@ _PRE_FOLDS = (
     (re.compile(r"(?<=\d),\s+(?=\d)"), " "),  # "300, 1200" as heard "300 1200": joined alike below
     (re.compile(r"\b(\d{3})[\s.-](\d{3})[\s.-](\d{4})\b"), r"\1\2\3"),
     (re.compile(r"\b(\d{3})[\s.-](\d{4})\b"), r"\1\2"),
+    (re.compile(r"\$(\d+) and \$0\.(\d\d)\b"), r"$\1.\2"),  # "$14 and $0.50", as Whisper may write $14.50
     (re.compile(r"\bninth\b", re.IGNORECASE), "nineth"),  # the normalizer knows "nineth" as 9th, not "ninth"
     (re.compile(r"(?<![\w.-])[-−](?=\d)"), "minus "),  # the normalizer drops a written sign, keeps "minus"
     (re.compile(r"°\s?C\b"), " degrees celsius"),
@@ -75,7 +76,7 @@ _PRE_FOLDS = (
 _FOLDS = (
     (re.compile(r"\bminus (?=\d)"), "-"),
     (re.compile(r"(\d):(\d)"), r"\1\2"),
-    (re.compile(r"(?<=\b\d) (?=\d\b)"), ""),  # digits read one by one: "5 5 5 0 1 4 2"
+    (re.compile(r"(?<=\d) (?=\d)"), ""),  # digit groups however heard: "5 5 5 0 1 4 2", "6175550 148"
     (re.compile(r"\b([ap]) m\b"), r"\1m"),
     (re.compile(r"(\d+)(?:st|nd|rd|th)\b"), r"\1"),
     (re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)\b(?!\.\d)"), r"\1\2"),  # "8.30" for 8:30

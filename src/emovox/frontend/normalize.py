@@ -44,6 +44,7 @@ CURRENCIES = {
 UNITS = {
     "km/h": ("kilometer per hour", "kilometers per hour"),
     "mph": ("mile per hour", "miles per hour"),
+    "mpg": ("mile per gallon", "miles per gallon"),
     "km": ("kilometer", "kilometers"),
     "cm": ("centimeter", "centimeters"),
     "mm": ("millimeter", "millimeters"),
@@ -134,7 +135,9 @@ DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West",
 TITLES = {
     "Mr": "Mister", "Mrs": "Missus", "Ms": "Miz", "Prof": "Professor", "Capt": "Captain",
     "Gen": "General", "Lt": "Lieutenant", "Col": "Colonel", "Sgt": "Sergeant", "Rev": "Reverend",
-    "Mt": "Mount",
+    "Mt": "Mount", "Gov": "Governor", "Sen": "Senator", "Rep": "Representative", "Pres": "President",
+    "Maj": "Major", "Adm": "Admiral", "Cmdr": "Commander", "Cpl": "Corporal", "Pvt": "Private",
+    "Det": "Detective", "Supt": "Superintendent", "Hon": "Honorable", "Fr": "Father",
 }
 ABBREVIATIONS = {
     "Jr": "Junior", "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
@@ -408,6 +411,29 @@ def _speak_feet_and_inches(match: re.Match[str]) -> str:
             f"{numbers.number(inches)} {_plural(inches, 'inch', 'inches')}")
 
 
+def _speak_dimensions(match: re.Match[str]) -> str:
+    """'14 in by 10 in', '8 x 10 in': "in" is an inch where it measures a side."""
+    first, second = match.group("first", "second")
+    attributive = _ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None  # "a 14 in by 10 in box"
+    inches = {value: "inch" if attributive else _plural(value, "inch", "inches") for value in (first, second)}
+    first_unit = f" {inches[first]}" if match.group("first_unit") else ""
+    return f"{numbers.number(first)}{first_unit} by {numbers.number(second)} {inches[second]}"
+
+
+def _speak_side_in_inches(match: re.Match[str]) -> str:
+    """'12 in long', '3 in thick'."""
+    value = match.group("value")
+    return f"{numbers.number(value)} {_plural(value, 'inch', 'inches')}"
+
+
+def _speak_military_time(match: re.Match[str]) -> str:
+    """'0600 hours' is "oh six hundred hours", '1430 hours' "fourteen thirty hours"."""
+    hour, minute = match.group("hour", "minute")
+    spoken_hour = "zero zero" if hour == "00" else ("oh " if hour[0] == "0" else "") + numbers.cardinal(hour)
+    spoken_minute = "hundred" if minute == "00" else ("oh " if minute[0] == "0" else "") + numbers.cardinal(minute)
+    return f"{spoken_hour} {spoken_minute} hours"
+
+
 def _speak_short_decade(match: re.Match[str]) -> str:
     """"the '80s" -> "the eighties"."""
     return numbers.cardinal(match.group("tens"))[:-1] + "ies"
@@ -442,6 +468,7 @@ def _speak_title_or_place(match: re.Match[str]) -> str:
     title, place = TITLE_OR_PLACE[match.group("abbr")]
     before = match.string[max(0, match.start() - 40):match.start()]
     after_name = re.search(r"(?:^|[^.!?\s]\s*)\b[A-Z0-9][\w']*\s+$", before) is not None
+    after_name = after_name or re.search(r"(?:first|second|third|th)\s+$", before) is not None  # "42nd St."
     if after_name:
         return place + _kept_period(match)
     return title
@@ -489,7 +516,8 @@ RULES: tuple[Rule, ...] = (
                 r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_day_month),
     (re.compile(rf"\b(?P<month>{_MONTH_NAME})\s+(?P<year>\d{{4}})(?!\d)"), _speak_month_year),
     (re.compile(r"\b(?P<word>[Ii]n|[Ss]ince|[Bb]y|[Ff]rom|[Uu]ntil|[Tt]ill|[Oo]f|[Yy]ear|[Dd]uring|[Bb]efore"
-                r"|[Aa]fter|[Aa]round|[Cc]irca|[Ii]nto|[Tt]hrough)\s+(?P<year>1[1-9]\d\d|20\d\d)(?![\d,.]\d|\s?%)\b"),
+                r"|[Aa]fter|[Aa]round|[Cc]irca|[Ii]nto|[Tt]hrough|[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Hh]is|[Hh]er|[Ii]ts|[Oo]ur"
+                r"|[Tt]heir|[Mm]y|[Yy]our)\s+(?P<year>1[1-9]\d\d|20\d\d)(?![\d,.]\d|\s?%)\b"),
      _speak_year_after_word),
     (re.compile(r"(?<![\w.])(?P<decade>1[1-9]\d0|20\d0)'?s\b"), _speak_decade),
     (re.compile(r"(?<![\w'])'(?P<tens>[2-9]0)s\b"), _speak_short_decade),
@@ -503,6 +531,12 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w+(-])(?P<country>1[\s.-])?(?:\((?P<area>\d{3})\)\s?|(?P<area_>\d{3})[\s.-])?"
                 r"(?P<exchange>\d{3})-(?P<line>\d{4})(?![\d-])"), _speak_us_phone),
     (re.compile(r"(?<![\w.])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?%"), _speak_percent),
+    (re.compile(r"(?<![\w.])(?P<first>" + _NUM + r")(?P<first_unit>\s?in\.?)?\s*(?:by|x|×)\s*(?P<second>" + _NUM
+                + r")\s?in\b(?:\.(?=\s+[a-z]))?"), _speak_dimensions),
+    (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")\s?in\.?(?=\s+(?:long|wide|tall|deep|high|thick|across)\b)"),
+     _speak_side_in_inches),
+    (re.compile(r"(?:(?<![\w.,:])(?=0)|(?:(?<=\bat )|(?<=\bby )|(?<=\buntil )|(?<=\bbefore )|(?<=\bafter )"
+                r"|(?<=\bfrom )))(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)\s?(?:hours|hrs)\b"), _speak_military_time),
     (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),
      _speak_feet_and_inches),
     (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_mixed_number),
