@@ -158,3 +158,4 @@ def test_demo_shows_every_voice_the_emotions_a_prompt_and_mandarin(tmp_path):
         assert len(samples) / rate > 1.0 and np.sqrt(np.mean(samples**2)) > 0.01, path
     listed = (out / "README.txt").read_text("utf-8")
     assert all(str(p.relative_to(out)) in listed for p in files)
+    assert "voices loaded first" in listed and "jf_alpha" in listed.split("voices loaded first")[1]

@@ -76,10 +76,10 @@ _PRE_FOLDS = (
 _FOLDS = (
     (re.compile(r"\bminus (?=\d)"), "-"),
     (re.compile(r"(\d):(\d)"), r"\1\2"),
-    (re.compile(r"(?<=\d) (?=\d)"), ""),  # digit groups however heard: "5 5 5 0 1 4 2", "6175550 148"
     (re.compile(r"\b([ap]) m\b"), r"\1m"),
     (re.compile(r"(\d+)(?:st|nd|rd|th)\b"), r"\1"),
     (re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)\b(?!\.\d)"), r"\1\2"),  # "8.30" for 8:30
+    (re.compile(r"(?<=\d) (?=\d)"), ""),  # digit groups however heard: "5 5 5 0 1 4 2", "6175550 148"
 )
 #: A unit after a number, written or spoken: "12 kg" and "12 kilograms" are one reading.
 #: (Pounds are left out: Whisper's normalizer reads "3 pounds" as money, "£3".)
