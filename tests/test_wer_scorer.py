@@ -14,6 +14,7 @@ from emovox.bench.intelligibility import word_error_rate
     ("Suite 300, 1200 Oak Road.", "Suite 300 1200 Oak Road."),
     ("It was due on August ninth.", "It was due on August 9th."),
     ("She paid $14.50 at (617) 555-0148.", "She paid $14 and $0.50 at 617-5550, 1-4-8."),
+    ("The crew met at 0600 hours.", "The crew met at O600 hours."),
     ("Keep 12 kg of ice at -78°C for 90 min.", "Keep twelve kilograms of ice at minus 78 degrees Celsius for 90 minutes."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):
