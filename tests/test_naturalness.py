@@ -25,10 +25,12 @@ SENTENCES = [
 #: The native voices, whose emotion paths this gate was built for, and one Kokoro voice (all
 #: seven are in benchmarks/naturalness.py's table; at 1.4 s a clip, all seven here took 9 min).
 #: heart's happy measured -0.32 on these sentences (2026-12-02), -0.41 after its speed became
-#: the rate heard and it was recalibrated (2026-12-03): the gate is not met for it yet.
+#: the rate heard and it was recalibrated (2026-12-03, and in CI that day), and -0.21 on
+#: another machine the same night (hibari's graph is int8: its kernels, and so its samples,
+#: differ by CPU). At the edge of the gate, not reliably within it: a non-strict xfail.
 VOICES = [
     "joe",
-    pytest.param("heart", marks=pytest.mark.xfail(strict=True, reason="happy -0.41 below neutral (gate 0.3)")),
+    pytest.param("heart", marks=pytest.mark.xfail(reason="happy -0.41 (CI) to -0.21 below neutral (gate 0.3)")),
     "jm_kumo",
 ]
 
