@@ -91,6 +91,7 @@ _UNIT_SPELLINGS = {
     "c": "degrees? celsius", "f": "degrees? fahrenheit",
 }
 _UNIT_FOLDS = tuple((re.compile(rf"(?<=\d) (?:{spellings})\b"), f" {unit}") for unit, spellings in _UNIT_SPELLINGS.items())
+_POST_FOLDS = (*_FOLDS, *_UNIT_FOLDS)
 
 
 def canonical(text: str) -> str:
@@ -99,7 +100,7 @@ def canonical(text: str) -> str:
     for pattern, replacement in _PRE_FOLDS:
         text = pattern.sub(replacement, text)
     text = EnglishTextNormalizer()(text)
-    for pattern, replacement in (*_FOLDS, *_UNIT_FOLDS):
+    for pattern, replacement in _POST_FOLDS:
         text = pattern.sub(replacement, text)
     return text
 

@@ -224,6 +224,11 @@ _SCALES = {"thousand": "thousand", "million": "million", "billion": "billion", "
            "k": "thousand", "m": "million", "mn": "million", "b": "billion", "bn": "billion"}
 
 
+def _clock_minutes(minute: int) -> str:
+    """Minutes past the hour as a clock is read: 5 is "oh five", 30 "thirty"."""
+    return f"oh {numbers.cardinal(str(minute))}" if minute < 10 else numbers.cardinal(str(minute))
+
+
 def _speak_time(match: re.Match[str]) -> str:
     hour, minute, second, meridiem = (match.group(k) for k in ("hour", "minute", "second", "meridiem"))
     h, m = int(hour), int(minute)
@@ -234,10 +239,8 @@ def _speak_time(match: re.Match[str]) -> str:
         spoken += "" if meridiem or h > 12 else " o'clock"
         if h > 12 and not meridiem:
             spoken += " hundred"
-    elif m < 10:
-        spoken += f" oh {numbers.cardinal(str(m))}"
     else:
-        spoken += f" {numbers.cardinal(str(m))}"
+        spoken += f" {_clock_minutes(m)}"
     if second and int(second):
         spoken += f" and {numbers.cardinal(str(int(second)))} seconds"
     return spoken + _meridiem(match)
@@ -415,7 +418,7 @@ def _speak_dimensions(match: re.Match[str]) -> str:
     """'14 in by 10 in', '8 x 10 in': "in" is an inch where it measures a side."""
     first, second = match.group("first", "second")
     attributive = _ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None  # "a 14 in by 10 in box"
-    inches = {value: "inch" if attributive else _plural(value, "inch", "inches") for value in (first, second)}
+    inches = {value: UNITS["in"][0] if attributive else _plural(value, *UNITS["in"]) for value in (first, second)}
     first_unit = f" {inches[first]}" if match.group("first_unit") else ""
     return f"{numbers.number(first)}{first_unit} by {numbers.number(second)} {inches[second]}"
 
@@ -423,15 +426,14 @@ def _speak_dimensions(match: re.Match[str]) -> str:
 def _speak_side_in_inches(match: re.Match[str]) -> str:
     """'12 in long', '3 in thick'."""
     value = match.group("value")
-    return f"{numbers.number(value)} {_plural(value, 'inch', 'inches')}"
+    return f"{numbers.number(value)} {_plural(value, *UNITS['in'])}"
 
 
 def _speak_military_time(match: re.Match[str]) -> str:
     """'0600 hours' is "oh six hundred hours", '1430 hours' "fourteen thirty hours"."""
-    hour, minute = match.group("hour", "minute")
+    hour, minute = match.group("hour"), int(match.group("minute"))
     spoken_hour = "zero zero" if hour == "00" else ("oh " if hour[0] == "0" else "") + numbers.cardinal(hour)
-    spoken_minute = "hundred" if minute == "00" else ("oh " if minute[0] == "0" else "") + numbers.cardinal(minute)
-    return f"{spoken_hour} {spoken_minute} hours"
+    return f"{spoken_hour} {_clock_minutes(minute) if minute else 'hundred'} hours"
 
 
 def _speak_short_decade(match: re.Match[str]) -> str:
@@ -463,13 +465,16 @@ def _kept_period(match: re.Match[str]) -> str:
     return "." if rest == "" or rest == "\n" or (rest[:1].isspace() and rest[1:2].isupper()) else ""
 
 
+#: What a place abbreviation follows: a name ("Baker St.") or a numbered street ("42nd St.",
+#: its ordinal already read as "forty-second").
+_AFTER_NAME = re.compile(r"(?:(?:^|[^.!?\s]\s*)\b[A-Z0-9][\w']*|(?:first|second|third|th))\s+$")
+
+
 def _speak_title_or_place(match: re.Match[str]) -> str:
     """'Dr. Smith' / 'at St. Mary's' read as titles; 'Baker St.' / 'Mulholland Dr.' as places."""
     title, place = TITLE_OR_PLACE[match.group("abbr")]
     before = match.string[max(0, match.start() - 40):match.start()]
-    after_name = re.search(r"(?:^|[^.!?\s]\s*)\b[A-Z0-9][\w']*\s+$", before) is not None
-    after_name = after_name or re.search(r"(?:first|second|third|th)\s+$", before) is not None  # "42nd St."
-    if after_name:
+    if _AFTER_NAME.search(before):
         return place + _kept_period(match)
     return title
 
