@@ -54,6 +54,8 @@ CASES = [
     ("It grew by 5 in the first year.", "It grew by five in the first year."),
     # fractions and mixed numbers
     ("Add 1 1/2 cups and 2 3/8 inches.", "Add one and a half cups and two and three eighths inches."),
+    ("Add 1 1/2 tsp of vanilla, then walk 2 1/4 mi. Rest.",
+     "Add one and a half teaspoons of vanilla, then walk two and a quarter miles. Rest."),
     ("Use 1/2 cup, 3/4 tsp and 1/3 of the rest.",
      "Use half a cup, three quarters of a teaspoon and one third of the rest."),
     # decades, idioms, addresses
@@ -80,6 +82,12 @@ CASES = [
     # URLs and e-mail
     ("Visit https://www.example.com/docs today.", "Visit w w w dot example dot com slash docs today."),
     ("Write to john.doe@example.com please.", "Write to john dot doe at example dot com please."),
+    # words a domain name or a mailbox runs together are read as words; a label that is a
+    # word, or that no words cover, stays whole
+    ("Check www.riverbendlibrary.org or write to help@riverbendlibrary.org.",
+     "Check w w w dot river bend library dot org or write to help at river bend library dot org."),
+    ("Orders: orders@greenvalleyfarms.com, not kowalczykfarms.com.",
+     "Orders: orders at green valley farms dot com, not kowalczykfarms dot com."),
     # symbols
     ("Tom & Jerry @ home, #1 fan, #winning.", "Tom and Jerry at home, number one fan, hashtag winning."),
     ("Ages 10-20 welcome.", "Ages ten to twenty welcome."),
@@ -118,6 +126,7 @@ ADVERSARIAL = {
     "email-like": "a." * 50_000 + "@",
     "at signs": "a@" * 50_000,
     "url": "http://" + "a." * 50_000,
+    "run-together url": "http://" + "ab" * 50_000 + ".com",
     "dashed domain": "a-" * 50_000 + ".com",
     "money": "$1," * 33_000,
     "times": "1:" * 50_000,

@@ -15,6 +15,7 @@ from emovox.bench.intelligibility import word_error_rate
     ("It was due on August ninth.", "It was due on August 9th."),
     ("She paid $14.50 at (617) 555-0148.", "She paid $14 and $0.50 at 617-5550, 1-4-8."),
     ("The crew met at 0600 hours.", "The crew met at O600 hours."),
+    ("Reach the help line at www.greenvalleyfarms.com.", "Reach the helpline at www.green valley farms.com."),
     ("Keep 12 kg of ice at -78°C for 90 min.", "Keep twelve kilograms of ice at minus 78 degrees Celsius for 90 minutes."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):
@@ -28,3 +29,7 @@ def test_a_different_unit_is_still_an_error():
 def test_a_misheard_digit_is_still_an_error():
     wer, words = word_error_rate(["Dial (212) 555-0193 now."], "dial 212 555 0198 now")
     assert wer > 0 and words == 3
+
+
+def test_a_word_split_in_two_is_still_an_error_when_the_halves_differ():
+    assert word_error_rate(["The helpline opens at noon."], "The help lime opens at noon.")[0] > 0

@@ -5,7 +5,7 @@ Scoring follows the project's judging rules: Whisper's English normalizer on bot
 the best of several references (the written text and its spoken form), so "$3.50" and
 "three dollars fifty" both count as right. A few ASR formatting variants are folded too
 (3:30 vs 330, p.m. vs p m, 14th vs 14, 555-0142 vs 555 0142, (212) 555-0193 vs 212 555 0193,
-@ vs at, dot vs ., 12 kg vs 12 kilograms).
+@ vs at, dot vs ., 12 kg vs 12 kilograms, help line vs helpline).
 """
 
 from __future__ import annotations
@@ -105,16 +105,37 @@ def canonical(text: str) -> str:
     return text
 
 
+def _joined_as_the_other_side_writes(words: list[str], other: set[str], longest: int = 3) -> list[str]:
+    """Words one side writes apart and the other as one ("help line" / "helpline", "river
+    bend library" / "riverbendlibrary"): joined, so a compound's spelling is not an error."""
+    joined, start = [], 0
+    while start < len(words):
+        for size in range(min(longest, len(words) - start), 1, -1):
+            compound = "".join(words[start:start + size])
+            if compound in other:
+                joined.append(compound)
+                start += size
+                break
+        else:
+            joined.append(words[start])
+            start += 1
+    return joined
+
+
 def word_error_rate(references: Sequence[str], hypothesis: str) -> tuple[float, int]:
     """(best WER over the references, word count of that reference)."""
     import jiwer
 
-    hyp = canonical(hypothesis) or "<empty>"
+    hyp_words = (canonical(hypothesis) or "<empty>").split()
     scored = []
     for reference in references:
-        ref = canonical(reference)
-        if ref.strip():
-            scored.append((jiwer.wer(ref, hyp), len(ref.split())))
+        ref_words = canonical(reference).split()
+        if ref_words:
+            ref = _joined_as_the_other_side_writes(ref_words, set(hyp_words))
+            hyp = _joined_as_the_other_side_writes(hyp_words, set(ref))
+            errors = jiwer.process_words(" ".join(ref), " ".join(hyp))
+            wrong = errors.substitutions + errors.deletions + errors.insertions
+            scored.append((wrong / len(ref_words), len(ref_words)))
     return min(scored)
 
 

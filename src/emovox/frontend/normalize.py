@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from emovox.frontend import numbers
+from emovox.frontend import compounds, numbers
 
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
 
@@ -175,7 +175,7 @@ def _plural(count_text: str, singular: str, plural: str) -> str:
 def _speak_url(match: re.Match[str]) -> str:
     url, trailing = _split_trailing_punctuation(match.group(0))
     url = re.sub(r"^[a-zA-Z]+://", "", url).rstrip("/")
-    spoken = re.sub(r"^www\.", "w w w dot ", url)
+    spoken = re.sub(r"^www\.", "w w w dot ", _split_run_together(url))
     for symbol, word in ((".", " dot "), ("/", " slash "), ("-", " dash "), ("_", " underscore "),
                          (":", " colon "), ("?", " question mark "), ("=", " equals "),
                          ("&", " and "), ("#", " hash "), ("~", " tilde "), ("%", " percent ")):
@@ -185,10 +185,18 @@ def _speak_url(match: re.Match[str]) -> str:
 
 def _speak_email(match: re.Match[str]) -> str:
     user, domain = match.group(0).split("@", 1)
-    spoken = f"{user} at {domain}"
+    spoken = _split_run_together(f"{user} at {domain}")
     for symbol, word in ((".", " dot "), ("_", " underscore "), ("-", " dash "), ("+", " plus ")):
         spoken = spoken.replace(symbol, word)
     return _digits_in(spoken)
+
+
+_RUN_TOGETHER = re.compile(r"(?<![A-Za-z])[A-Za-z]{5,40}(?![A-Za-z])")
+
+
+def _split_run_together(address: str) -> str:
+    """"riverbendlibrary.org" -> "river bend library.org": words a name runs together."""
+    return _RUN_TOGETHER.sub(lambda run: " ".join(compounds.split_words(run.group(0))), address)
 
 
 def _digits_in(text: str) -> str:
@@ -387,9 +395,11 @@ def _fraction_words(numerator: int, denominator: int, article: bool = False) -> 
 
 
 def _speak_mixed_number(match: re.Match[str]) -> str:
-    """"1 1/2 cups" -> "one and a half cups" (a whole number, then a proper fraction)."""
+    """"1 1/2 cups" -> "one and a half cups" (a whole number, then a proper fraction), and a
+    unit after it in full: "1 1/2 tsp" -> "one and a half teaspoons"."""
     whole, numerator, denominator = (int(match.group(k)) for k in ("whole", "num", "den"))
-    return f"{numbers.cardinal(str(whole))} and {_fraction_words(numerator, denominator, article=True)}"
+    spoken = f"{numbers.cardinal(str(whole))} and {_fraction_words(numerator, denominator, article=True)}"
+    return f"{spoken} {UNITS[match.group('unit')][1]}" if match.group("unit") else spoken
 
 
 def _speak_fraction_of_measure(match: re.Match[str]) -> str:
@@ -503,7 +513,7 @@ WORD_RULES: tuple[Rule, ...] = (
 RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w@/.+-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.)[^\s<>\"']+"), _speak_url),
     (re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])"), _speak_email),
-    (re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|edu|gov|app|co\.uk)(?![\w.-]|\.[a-z])"),
+    (re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|edu|gov|app|co\.uk)(?![\w-]|\.\w)"),
      _speak_url),
     (re.compile(r"(?<![\w$€£¥])(?P<sign>[-−])?(?P<symbol>[$€£¥])\s?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)"
                 r"(?P<fraction>\.\d+)?(?:\s?(?P<scale>thousand|million|billion|trillion|[kKmMbB][nN]?)\b)?"),
@@ -544,7 +554,8 @@ RULES: tuple[Rule, ...] = (
                 r"|(?<=\bfrom )))(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)\s?(?:hours|hrs)\b"), _speak_military_time),
     (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),
      _speak_feet_and_inches),
-    (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_mixed_number),
+    (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"
+                r"(?:\s(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END + ")?"), _speak_mixed_number),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})\s(?P<noun>" + "|".join(sorted(MEASURE_NOUNS))
                 + "|" + _UNIT_ALTERNATION + r")(?![\w/])"), _speak_fraction_of_measure),
     (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
