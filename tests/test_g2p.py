@@ -23,6 +23,10 @@ def test_the_teens_are_stressed_on_teen_so_they_are_not_heard_as_the_tens():
     assert "nˈɪkətˌiːn" in EnglishG2P()("nicotine")  # only the numbers
 
 
+def test_and_keeps_its_vowel_so_it_is_not_heard_as_in():
+    assert EnglishG2P()("Bread and butter, sand and sandals.") == "bɹˈɛd ˌænd bˈʌɾɚ, sˈænd ˌænd sˈændəlz."
+
+
 @pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
 def test_every_phoneme_of_varied_english_is_in_the_model_symbol_table(engine, voice):
     phonemes = EnglishG2P()(VARIED)

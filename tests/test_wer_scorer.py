@@ -16,6 +16,7 @@ from emovox.bench.intelligibility import word_error_rate
     ("She paid $14.50 at (617) 555-0148.", "She paid $14 and $0.50 at 617-5550, 1-4-8."),
     ("The crew met at 0600 hours.", "The crew met at O600 hours."),
     ("Reach the help line at www.greenvalleyfarms.com.", "Reach the helpline at www.green valley farms.com."),
+    ("The lease starts on February 1st, 2027.", "The lease starts on February 1, 2027."),
     ("Keep 12 kg of ice at -78°C for 90 min.", "Keep twelve kilograms of ice at minus 78 degrees Celsius for 90 minutes."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):

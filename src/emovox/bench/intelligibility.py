@@ -57,6 +57,7 @@ class Transcriber:
 
 
 _PRE_FOLDS = (
+    (re.compile(r"\bone\b"), "1"),  # the normalizer keeps a lone "1" as "one" ("February 1, 2027")
     # phone numbers, however grouped: "(212) 555-0193", "212 555 0193" and "212-555-0193" are
     # one number (Whisper's normalizer drops parenthesized text and a group's leading zero)
     (re.compile(r"\((\d{3})\)\s?"), r"\1 "),
@@ -75,6 +76,7 @@ _PRE_FOLDS = (
     (re.compile(r"(?<=\d):(?=\d\d)"), ""),
 )
 _FOLDS = (
+    (re.compile(r"\bone\b"), "1"),  # the normalizer keeps a lone "1" as "one" ("February 1, 2027")
     (re.compile(r"\bminus (?=\d)"), "-"),
     (re.compile(r"(\d):(\d)"), r"\1\2"),
     (re.compile(r"\b([ap]) m\b"), r"\1m"),
