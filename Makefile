@@ -108,7 +108,7 @@ demo: $(STAMP) watermark-model $(if $(filter 0,$(ZH)),,zh-models)
 # clone searches are budgeted in seconds and the servers they start share the cores.
 test: $(TEST_STAMP) zh-models watermark-model lint
 	$(BIN)/python -m pytest -m "not slow" -n 2
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -m slow --durations=25
 
 # Under a minute (56 s on two cores, 80 s on one process): the real pipeline on tiny voices
 # the tests build; no model, no browser.

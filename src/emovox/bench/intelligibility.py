@@ -56,8 +56,13 @@ class Transcriber:
             return [(w.word.strip(), w.start, w.end) for s in segments for w in s.words]
 
 
+#: A mixed number as a decimal, written "2 1/4" or spoken "2 and a quarter" (after the normalizer).
+_MIXED_FRACTIONS = {"1/2": ".5", "1/4": ".25", "3/4": ".75"}
+_SPOKEN_FRACTIONS = {"a half": ".5", "1 half": ".5", "a quarter": ".25", "1 quarter": ".25", "3 quarters": ".75"}
+
 _PRE_FOLDS = (
-    (re.compile(r"\bone\b"), "1"),  # the normalizer keeps a lone "1" as "one" ("February 1, 2027")
+    (re.compile(r"\b(\d+) (" + "|".join(_MIXED_FRACTIONS) + r")\b"),
+     lambda m: m.group(1) + _MIXED_FRACTIONS[m.group(2)]),
     # phone numbers, however grouped: "(212) 555-0193", "212 555 0193" and "212-555-0193" are
     # one number (Whisper's normalizer drops parenthesized text and a group's leading zero)
     (re.compile(r"\((\d{3})\)\s?"), r"\1 "),
@@ -77,6 +82,8 @@ _PRE_FOLDS = (
 )
 _FOLDS = (
     (re.compile(r"\bone\b"), "1"),  # the normalizer keeps a lone "1" as "one" ("February 1, 2027")
+    (re.compile(r"\b(\d+) and (" + "|".join(_SPOKEN_FRACTIONS) + r")\b"),
+     lambda m: m.group(1) + _SPOKEN_FRACTIONS[m.group(2)]),
     (re.compile(r"\bminus (?=\d)"), "-"),
     (re.compile(r"(\d):(\d)"), r"\1\2"),
     (re.compile(r"\b([ap]) m\b"), r"\1m"),
