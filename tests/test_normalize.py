@@ -88,6 +88,8 @@ CASES = [
      "Check w w w dot river bend library dot org or write to help at river bend library dot org."),
     ("Orders: orders@greenvalleyfarms.com, not kowalczykfarms.com.",
      "Orders: orders at green valley farms dot com, not kowalczykfarms dot com."),
+    ("Mail Sales@KowalczykFarms.com or see www.eBay.com.",
+     "Mail Sales at Kowalczyk Farms dot com or see w w w dot eBay dot com."),
     # symbols
     ("Tom & Jerry @ home, #1 fan, #winning.", "Tom and Jerry at home, number one fan, hashtag winning."),
     ("Ages 10-20 welcome.", "Ages ten to twenty welcome."),

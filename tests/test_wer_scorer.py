@@ -17,7 +17,8 @@ from emovox.bench.intelligibility import word_error_rate
     ("The crew met at 0600 hours.", "The crew met at O600 hours."),
     ("Reach the help line at www.greenvalleyfarms.com.", "Reach the helpline at www.green valley farms.com."),
     ("The lease starts on February 1st, 2027.", "The lease starts on February 1, 2027."),
-    ("Add 1 1/2 cups of milk and 2 3/4 cups of flour.", "Add 1 and 1 half cups of milk and two and three quarters cups of flour."),
+    ("Add 1 1/2 cups of milk and 2 3/4 cups of flour.",
+     "Add 1 and 1 half cups of milk and two and three quarters cups of flour."),
     ("Keep 12 kg of ice at -78°C for 90 min.", "Keep twelve kilograms of ice at minus 78 degrees Celsius for 90 minutes."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):

@@ -8,7 +8,9 @@ lexicons that hibari-tts ships for its own G2P (misaki's gold and silver lists, 
 
 A split is the one with the lowest cost over the whole label: a gold word costs 1, a silver
 word (rarer, more proper nouns) 1.5, a known word plus a plural "s" a quarter more. A label
-that is itself a word, or that no sequence of words covers, is left as written.
+that is itself a word, or that no sequence of words covers, is left as written. Capitals
+inside a label ("KowalczykFarms") mark its words already, so they split it first, even
+where a word is in no lexicon.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import re
 from importlib import resources
 
 _LONGEST_WORD = 20
@@ -48,7 +51,12 @@ def _word_cost(piece: str) -> float | None:
 
 
 def split_words(label: str) -> list[str]:
-    """"riverbendlibrary" -> ["river", "bend", "library"]; a word or an unknown label as is."""
+    """"riverbendlibrary" -> ["river", "bend", "library"]; a word or an unknown label as is.
+    Capitals inside a label mark its words already: "KowalczykFarms" -> ["Kowalczyk", "Farms"]."""
+    # a hump: a capital and its lowercase letters, or a run of capitals (an initialism)
+    humps = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", label)
+    if len(humps) > 1 and "".join(humps) == label and min(map(len, humps)) >= 3:  # not "McDonalds", "eBay"
+        return [word for hump in humps for word in split_words(hump)]
     lower = label.lower()
     if not lower.isalpha() or _word_cost(lower) is not None:
         return [label]
