@@ -32,7 +32,7 @@ def _lexicons() -> tuple[frozenset[str], frozenset[str]]:
     assets = resources.files("hibari") / "assets"
 
     def words(name: str) -> frozenset[str]:
-        with gzip.open(assets / name) as file:
+        with (assets / name).open("rb") as raw, gzip.open(raw) as file:
             return frozenset(word.lower() for word in json.load(file) if word.isalpha())
 
     return words("lexicon_us_gold.json.gz"), words("lexicon_us_silver.json.gz")
