@@ -54,6 +54,9 @@ CASES = [
     ("It grew by 5 in the first year.", "It grew by five in the first year."),
     # fractions and mixed numbers
     ("Add 1 1/2 cups and 2 3/8 inches.", "Add one and a half cups and two and three eighths inches."),
+    ("Rain reached 3.7 in. last month; the 10 km loop, the 10 km were hard, a 5 kg bag.",
+     "Rain reached three point seven inches last month; the ten kilometer loop, the ten kilometers were hard, "
+     "a five kilogram bag."),
     ("Add 1 1/2 tsp of vanilla, then walk 2 1/4 mi. Rest.",
      "Add one and a half teaspoons of vanilla, then walk two and a quarter miles. Rest."),
     ("Use 1/2 cup, 3/4 tsp and 1/3 of the rest.",
@@ -68,6 +71,11 @@ CASES = [
     ("Send it to 16 Harbor View Dr., Unit 2, or 9 Main St.; ask the Dr., she knows.",
      "Send it to sixteen Harbor View Drive, Unit two, or nine Main Street; ask the Doctor, she knows."),
     ("In 1999 Main Street was quiet.", "In nineteen ninety-nine Main Street was quiet."),
+    ("88 Birch Ln., Apt. 5, off Hwy. 9 near Mt. Hood",
+     "eighty-eight Birch Lane, Apartment five, off Highway nine near Mount Hood"),
+    # a number that names a room, a suite, a gate or a flight is read in pairs
+    ("Suite 1200, room 214, gate 12 and Flight 1005.",
+     "Suite twelve hundred, room two fourteen, gate twelve and Flight ten oh five."),
     # abbreviations
     ("Mr. Jones met Dr. Who at St. Mary's.", "Mister Jones met Doctor Who at Saint Mary's."),
     ("She lives on Baker St. It is quiet.", "She lives on Baker Street. It is quiet."),

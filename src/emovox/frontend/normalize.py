@@ -127,6 +127,9 @@ STREET_TYPES = (
     "Square", "Trail", "Plaza",
 )
 _STREET_TYPE = "(?:" + "|".join(STREET_TYPES) + ")"
+#: What a number names rather than counts, read in pairs as people say them: "Suite 1200" is
+#: "Suite twelve hundred", "room 214" "room two fourteen".
+NUMBERED_PLACES = ("Suite", "Room", "room", "Gate", "gate", "Platform", "platform", "Flight", "flight", "Unit")
 DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West",
               "NE": "Northeast", "NW": "Northwest", "SE": "Southeast", "SW": "Southwest"}
 
@@ -141,7 +144,9 @@ TITLES = {
 }
 ABBREVIATIONS = {
     "Jr": "Junior", "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
-    "Rd": "Road", "Inc": "Incorporated", "Ltd": "Limited", "Corp": "Corporation",
+    "Rd": "Road", "Ln": "Lane", "Pkwy": "Parkway", "Hwy": "Highway", "Ct": "Court", "Pl": "Place",
+    "Cir": "Circle", "Sq": "Square", "Hts": "Heights", "Expy": "Expressway", "Fwy": "Freeway",
+    "Mt": "Mount", "Inc": "Incorporated", "Ltd": "Limited", "Corp": "Corporation",
     "Dept": "Department", "Co": "Company", "approx": "approximately", "vs": "versus",
     "etc": "et cetera", "Apt": "Apartment", "Ste": "Suite", "Jan": "January", "Feb": "February", "Aug": "August",
     "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December",
@@ -346,7 +351,9 @@ def _speak_unit(match: re.Match[str]) -> str:
     low, value, unit = match.group("low", "value", "unit")
     minus = "minus " if match.group("sign") else ""
     singular, plural = UNITS[unit]
-    attributive = _ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None
+    attributive = (_ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None
+                   or (_DETERMINER_BEFORE.search(match.string, 0, match.start()) is not None
+                       and _NOUN_AFTER.match(match.string, match.end()) is not None))
     start = f"{numbers.number(low)} to " if low else ""
     return f"{start}{minus}{numbers.number(value)} {singular if attributive else _plural(value, singular, plural)}"
 
@@ -360,6 +367,12 @@ def _speak_compound_measure(match: re.Match[str]) -> str:
 #: "a 512 GB drive", "an 8 km run": after an article the measure describes a noun, so its
 #: unit stays singular.
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+$")
+#: "the 10 km loop", "each 5 lb bag": after a determiner the measure describes a noun only
+#: when a noun follows ("the 10 km were hard" counts); a word that cannot be that noun ends it.
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|The|this|This|that|That|each|Each|every|Every)\s+$")
+_NOUN_AFTER = re.compile(r"\s+(?!(?:of|in|on|at|to|from|for|with|by|per|and|or|but|than|that|which|who|was|were|is|"
+                         r"are|be|had|has|have|will|would|can|could|took|left|away|long|wide|tall|deep|high|thick|"
+                         r"ahead|behind|later|earlier|up|down|each|more|less|a|an|the)\b)[a-z]+\b")
 
 
 def _speak_zip(match: re.Match[str]) -> str:
@@ -434,7 +447,7 @@ def _speak_dimensions(match: re.Match[str]) -> str:
 
 
 def _speak_side_in_inches(match: re.Match[str]) -> str:
-    """'12 in long', '3 in thick'."""
+    """'12 in long', '3 in thick', and 'in.' with its period inside a sentence: '3.7 in. of rain'."""
     value = match.group("value")
     return f"{numbers.number(value)} {_plural(value, *UNITS['in'])}"
 
@@ -542,14 +555,16 @@ RULES: tuple[Rule, ...] = (
      lambda m: DIRECTIONS[m.group("direction")]),
     (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
                 + r"\b)"), _speak_house_number),
+    (re.compile(r"\b(?P<label>" + "|".join(NUMBERED_PLACES) + r") (?P<number>[1-9]\d{2,3})(?![\w]|[.,:/-]\d)"),
+     lambda m: f"{m.group('label')} {numbers.in_pairs(int(m.group('number')))}"),
     (re.compile(r"(?<![\w+])\+(?:\d{1,3})(?:[\s.-]\d{1,4}){2,5}(?![\d])"), _speak_international_phone),
     (re.compile(r"(?<![\w+(-])(?P<country>1[\s.-])?(?:\((?P<area>\d{3})\)\s?|(?P<area_>\d{3})[\s.-])?"
                 r"(?P<exchange>\d{3})-(?P<line>\d{4})(?![\d-])"), _speak_us_phone),
     (re.compile(r"(?<![\w.])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?%"), _speak_percent),
     (re.compile(r"(?<![\w.])(?P<first>" + _NUM + r")(?P<first_unit>\s?in\.?)?\s*(?:by|x|×)\s*(?P<second>" + _NUM
                 + r")\s?in\b(?:\.(?=\s+[a-z]))?"), _speak_dimensions),
-    (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")\s?in\.?(?=\s+(?:long|wide|tall|deep|high|thick|across)\b)"),
-     _speak_side_in_inches),
+    (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")\s?in(?:\.?(?=\s+(?:long|wide|tall|deep|high|thick|across)\b)"
+                r"|\.(?=\s+[a-z]))"), _speak_side_in_inches),
     (re.compile(r"(?:(?<![\w.,:])(?=0)|(?:(?<=\bat )|(?<=\bby )|(?<=\buntil )|(?<=\bbefore )|(?<=\bafter )"
                 r"|(?<=\bfrom )))(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)\s?(?:hours|hrs)\b"), _speak_military_time),
     (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),
