@@ -86,6 +86,7 @@ CASES = [
     ("Meet at 5th Ave. and 42nd St. at noon.", "Meet at fifth Avenue and forty-second Street at noon."),
     # acronyms: espeak spells them; shouting is read as words
     ("The FBI and NASA agreed.", "The FBI and NASA agreed."),
+    ("The UN and the WHO met. WHO knows?", "The UN and the W H O met. WHO knows?"),
     ("I CAN'T BELIEVE THIS HAPPENED.", "I can't believe this happened."),
     # URLs and e-mail
     ("Visit https://www.example.com/docs today.", "Visit w w w dot example dot com slash docs today."),

@@ -154,6 +154,9 @@ ABBREVIATIONS = {
     "Mon": "Monday", "Tue": "Tuesday", "Tues": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
     "Thur": "Thursday", "Thurs": "Thursday", "Fri": "Friday", "Sat": "Saturday", "Sun": "Sunday",
 }
+#: Initialisms that are also English words, which espeak-ng reads as the word: after "the"
+#: they name an organization and are spelled ("the WHO" is "the W H O", not "the who").
+SPELLED_AFTER_THE = ("WHO",)
 #: Abbreviations read one way before a name and another way after one.
 TITLE_OR_PLACE = {"Dr": ("Doctor", "Drive"), "St": ("Saint", "Street")}
 _LATIN = {"e.g.": "for example", "i.e.": "that is"}
@@ -520,6 +523,8 @@ WORD_RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(k) for k in _LATIN) + r")(?!\w)", re.IGNORECASE),
      lambda m: _LATIN[m.group(0).lower()]),
     (re.compile(r"\bvs\b"), lambda m: "versus"),
+    (re.compile(r"(?<=\b[Tt]he )(?P<acronym>" + "|".join(SPELLED_AFTER_THE) + r")\b"),
+     lambda m: " ".join(m.group("acronym"))),
     (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
 )
 
