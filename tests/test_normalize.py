@@ -76,6 +76,8 @@ CASES = [
     # a number that names a room, a suite, a gate or a flight is read in pairs
     ("Suite 1200, room 214, gate 12 and Flight 1005.",
      "Suite twelve hundred, room two fourteen, gate twelve and Flight ten oh five."),
+    ("Take Hwy. 101 to Route 125; Apt. 1204 is by Bus 214.",
+     "Take Highway one oh one to Route one twenty-five; Apartment twelve oh four is by Bus two fourteen."),
     # abbreviations
     ("Mr. Jones met Dr. Who at St. Mary's.", "Mister Jones met Doctor Who at Saint Mary's."),
     ("She lives on Baker St. It is quiet.", "She lives on Baker Street. It is quiet."),

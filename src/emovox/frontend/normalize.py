@@ -128,8 +128,9 @@ STREET_TYPES = (
 )
 _STREET_TYPE = "(?:" + "|".join(STREET_TYPES) + ")"
 #: What a number names rather than counts, read in pairs as people say them: "Suite 1200" is
-#: "Suite twelve hundred", "room 214" "room two fourteen".
-NUMBERED_PLACES = ("Suite", "Room", "room", "Gate", "gate", "Platform", "platform", "Flight", "flight", "Unit")
+#: "Suite twelve hundred", "room 214" "room two fourteen", "Hwy. 101" "Highway one oh one".
+NUMBERED_PLACES = ("Suite", "Ste.", "Room", "room", "Gate", "gate", "Platform", "platform", "Flight", "flight", "Unit",
+                   "Apartment", "Apt.", "Highway", "Hwy.", "Route", "Rte.", "Interstate", "Bus", "bus")
 DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West",
               "NE": "Northeast", "NW": "Northwest", "SE": "Southeast", "SW": "Southwest"}
 
@@ -144,7 +145,7 @@ TITLES = {
 }
 ABBREVIATIONS = {
     "Jr": "Junior", "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
-    "Rd": "Road", "Ln": "Lane", "Pkwy": "Parkway", "Hwy": "Highway", "Ct": "Court", "Pl": "Place",
+    "Rd": "Road", "Ln": "Lane", "Pkwy": "Parkway", "Hwy": "Highway", "Rte": "Route", "Ct": "Court", "Pl": "Place",
     "Cir": "Circle", "Sq": "Square", "Hts": "Heights", "Expy": "Expressway", "Fwy": "Freeway",
     "Mt": "Mount", "Inc": "Incorporated", "Ltd": "Limited", "Corp": "Corporation",
     "Dept": "Department", "Co": "Company", "approx": "approximately", "vs": "versus",
@@ -560,7 +561,7 @@ RULES: tuple[Rule, ...] = (
      lambda m: DIRECTIONS[m.group("direction")]),
     (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
                 + r"\b)"), _speak_house_number),
-    (re.compile(r"\b(?P<label>" + "|".join(NUMBERED_PLACES) + r") (?P<number>[1-9]\d{2,3})(?![\w]|[.,:/-]\d)"),
+    (re.compile(r"\b(?P<label>" + "|".join(map(re.escape, NUMBERED_PLACES)) + r") (?P<number>[1-9]\d{2,3})(?![\w]|[.,:/-]\d)"),
      lambda m: f"{m.group('label')} {numbers.in_pairs(int(m.group('number')))}"),
     (re.compile(r"(?<![\w+])\+(?:\d{1,3})(?:[\s.-]\d{1,4}){2,5}(?![\d])"), _speak_international_phone),
     (re.compile(r"(?<![\w+(-])(?P<country>1[\s.-])?(?:\((?P<area>\d{3})\)\s?|(?P<area_>\d{3})[\s.-])?"
