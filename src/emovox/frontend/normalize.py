@@ -355,9 +355,8 @@ def _speak_unit(match: re.Match[str]) -> str:
     low, value, unit = match.group("low", "value", "unit")
     minus = "minus " if match.group("sign") else ""
     singular, plural = UNITS[unit]
-    attributive = (_ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None
-                   or (_DETERMINER_BEFORE.search(match.string, 0, match.start()) is not None
-                       and _NOUN_AFTER.match(match.string, match.end()) is not None))
+    attributive = _after_article(match) or (_DETERMINER_BEFORE.search(match.string, 0, match.start()) is not None
+                                            and _NOUN_AFTER.match(match.string, match.end()) is not None)
     start = f"{numbers.number(low)} to " if low else ""
     return f"{start}{minus}{numbers.number(value)} {singular if attributive else _plural(value, singular, plural)}"
 
@@ -371,6 +370,11 @@ def _speak_compound_measure(match: re.Match[str]) -> str:
 #: "a 512 GB drive", "an 8 km run": after an article the measure describes a noun, so its
 #: unit stays singular.
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+$")
+
+
+def _after_article(match: re.Match[str]) -> bool:
+    return _ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None
+
 #: "the 10 km loop", "each 5 lb bag": after a determiner the measure describes a noun only
 #: when a noun follows ("the 10 km were hard" counts); a word that cannot be that noun ends it.
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|The|this|This|that|That|each|Each|every|Every)\s+$")
@@ -444,7 +448,7 @@ def _speak_feet_and_inches(match: re.Match[str]) -> str:
 def _speak_dimensions(match: re.Match[str]) -> str:
     """'14 in by 10 in', '8 x 10 in': "in" is an inch where it measures a side."""
     first, second = match.group("first", "second")
-    attributive = _ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None  # "a 14 in by 10 in box"
+    attributive = _after_article(match)  # "a 14 in by 10 in box"
     inches = {value: UNITS["in"][0] if attributive else _plural(value, *UNITS["in"]) for value in (first, second)}
     first_unit = f" {inches[first]}" if match.group("first_unit") else ""
     return f"{numbers.number(first)}{first_unit} by {numbers.number(second)} {inches[second]}"
