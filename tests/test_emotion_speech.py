@@ -172,3 +172,23 @@ def test_a_clip_with_its_words_transfers_its_preset_rate_and_pitch(engine, voice
         transferred, preset = engine.resolution(options).emotion, targets_for(voice)[name]
         assert abs(transferred.speed / preset.speed - 1) <= 0.10, (voice, name, transferred)
         assert abs(transferred.pitch_st - preset.pitch_st) <= 1.0, (voice, name, transferred)
+
+
+def test_a_knee_keeps_a_high_voices_raised_peaks_where_its_decoder_renders_them(engine, monkeypatch):
+    """jf_tebukuro's surprised reading with its F0 knee (kokoro.py `F0_KNEE_HZ`) against the
+    same reading without: the peaks come down, the median stays raised."""
+    from emovox.backends import kokoro, kokoro_prosody
+    from emovox.bench.prosody import f0_track
+
+    def voiced_f0(knee_hz: float) -> np.ndarray:
+        monkeypatch.setitem(kokoro.F0_KNEE_HZ, "jf_tebukuro", knee_hz)
+        engine.renderer.clear_cache()
+        audio = engine.synthesize(SENTENCE, voice="jf_tebukuro", emotion="surprised")
+        track = f0_track(audio.samples.astype(np.float64), audio.sample_rate, "pyin")
+        return track[track > 0]
+
+    kneed, free = voiced_f0(kokoro.F0_KNEE_HZ["jf_tebukuro"]), voiced_f0(kokoro_prosody.NO_KNEE)
+    engine.renderer.clear_cache()
+    peaks = 12 * np.log2(np.percentile(free, 95) / np.percentile(kneed, 95))
+    medians = 12 * np.log2(np.median(free) / np.median(kneed))
+    assert peaks > 1.0 and abs(medians) < 0.5, (peaks, medians)

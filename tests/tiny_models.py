@@ -144,7 +144,8 @@ def kokoro_model(directory: Path) -> tuple[Path, dict[str, int], dict[str, np.nd
                                helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, 256]),
                                helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1]),
                                helper.make_tensor_value_info("f0_scale", TensorProto.FLOAT, [1]),
-                               helper.make_tensor_value_info("f0_range", TensorProto.FLOAT, [1])],
+                               helper.make_tensor_value_info("f0_range", TensorProto.FLOAT, [1]),
+                               helper.make_tensor_value_info("f0_knee", TensorProto.FLOAT, [1])],
         [helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["S"]),
          helper.make_tensor_value_info(KOKORO_DURATIONS, TensorProto.INT64, ["T"])], initializers)
     model = _save(graph, directory / "tiny-kokoro.onnx")
@@ -189,7 +190,8 @@ def kokoro_split_models(directory: Path) -> tuple[Path, Path, Path]:
          helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, 256]),
          helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1]),
          helper.make_tensor_value_info("f0_scale", TensorProto.FLOAT, [1]),
-         helper.make_tensor_value_info("f0_range", TensorProto.FLOAT, [1])],
+         helper.make_tensor_value_info("f0_range", TensorProto.FLOAT, [1]),
+         helper.make_tensor_value_info("f0_knee", TensorProto.FLOAT, [1])],
         [aligned, *points, helper.make_tensor_value_info(split.DURATIONS, TensorProto.INT64, ["T"])],
         [numpy_helper.from_array(table, "table"), *common])
     decoder_inputs = [aligned, *points, helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, 256]),

@@ -2,7 +2,7 @@
 
 Inputs: `tokens[1, T]` int64 framed by pad id 0, `style[1, 256]` float32 taken from the
 voice pack row that matches the token count, `speed[1]` float32. Batch size is fixed at 1.
-The graph is edited once to take `f0_scale` and `f0_range` too (kokoro_prosody.py), then cut
+The graph is edited once to take `f0_scale`, `f0_range` and `f0_knee` too (kokoro_prosody.py), then cut
 in two at its decoder (kokoro_split.py): the text side runs once per segment and the
 decoder on windows of frames, each voice's normalization statistics measured once
 on a reference sentence. Loudness and spectral tilt are the renderer's, on the waveform after.
@@ -53,6 +53,11 @@ SPEECH_TAIL_FRAMES = 10
 SHORT_SPEECH_FRAMES = 40
 #: The sentence each voice's decoder statistics are measured on (espeak-ng IPA): 6 s of
 #: ordinary declarative speech.
+#: Where a voice's raised F0 starts to rise at half the rate (Hz; kokoro_prosody.py). Kokoro's
+#: decoder renders jf_tebukuro's highest F0 badly: its neutral median is 327 Hz (P90 417 Hz,
+#: the highest of our voices), so happy and surprised took its peaks past 550 Hz, where
+#: DistillMOS fell by 0.5-1.1 (benchmarks/README.md, "Naturalness by emotion").
+F0_KNEE_HZ: dict[str, float] = {"jf_tebukuro": 420.0}
 REFERENCE_PHONEMES = ("ðə vˈɪlɪdʒ wˈoʊk slˈoʊli, ænd ðə bˈeɪkɚɹ ˈoʊpənd hɪz dˈɔːɹz "
                       "tʊ ðə fˈɜːst kˈʌstəmɚz ʌvðə dˈeɪ.")
 
@@ -153,14 +158,14 @@ class KokoroBackend(Backend):
     def infer_timed(self, ids: list[int], voice: str, speed: float,
                     prosody: Prosody = Prosody()) -> tuple[np.ndarray, np.ndarray]:
         """A whole segment: the whole graph, normalizing with the sentence's own statistics."""
-        return self.infer_with_pack(ids, self._packs[voice], speed, prosody, timed=True)
+        return self.infer_with_pack(ids, self._packs[voice], speed, prosody, timed=True, knee_hz=_knee(voice))
 
     def prepare(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> Frames:
         if self._split is None:
             return super().prepare(ids, voice, speed, prosody)
         style = self._style(self._packs[voice], len(ids))
-        aligned, f0, energy, durations = self._split.text_side.get().run(None,
-                                                                         self._inputs(ids, style, speed, prosody))
+        aligned, f0, energy, durations = self._split.text_side.get().run(
+            None, self._inputs(ids, style, speed, prosody, _knee(voice)))
         durations = np.asarray(durations, np.int64).reshape(-1)
         count, per_f0 = aligned.shape[2], kokoro_split.F0_PER_FRAME
         phase = _phase_sums(f0.reshape(-1))
@@ -180,7 +185,8 @@ class KokoroBackend(Backend):
         first, last = _speech(energy.reshape(count, per_f0).mean(axis=1))
         exact = last - first < SHORT_SPEECH_FRAMES
         if exact:  # a word or two: the whole graph, sliced (windows of it would lose the word)
-            whole = functools.cache(lambda: self.infer_with_pack(ids, self._packs[voice], speed, prosody))
+            whole = functools.cache(lambda: self.infer_with_pack(ids, self._packs[voice], speed, prosody,
+                                                                 knee_hz=_knee(voice)))
             per_frame = kokoro_split.SAMPLES_PER_FRAME
 
             def decode(start: int, end: int) -> np.ndarray:
@@ -236,18 +242,20 @@ class KokoroBackend(Backend):
         return pack[min(token_count, len(pack) - 1)].reshape(1, STYLE_DIM)
 
     @staticmethod
-    def _inputs(ids: list[int], style: np.ndarray, speed: float, prosody: Prosody) -> dict[str, np.ndarray]:
+    def _inputs(ids: list[int], style: np.ndarray, speed: float, prosody: Prosody,
+                knee_hz: float = kokoro_prosody.NO_KNEE) -> dict[str, np.ndarray]:
         return {"tokens": np.array([[PAD_ID, *ids, PAD_ID]], dtype=np.int64), "style": style,
                 "speed": np.array([speed * prosody.speed], dtype=np.float32),
                 "f0_scale": np.array([2 ** (prosody.pitch_st / 12)], dtype=np.float32),
-                "f0_range": np.array([prosody.pitch_range], dtype=np.float32)}
+                "f0_range": np.array([prosody.pitch_range], dtype=np.float32),
+                "f0_knee": np.array([knee_hz], dtype=np.float32)}
 
     def infer_with_pack(self, ids: list[int], pack: np.ndarray, speed: float = 1.0,
-                        prosody: Prosody = Prosody(), timed: bool = False):
+                        prosody: Prosody = Prosody(), timed: bool = False, knee_hz: float = kokoro_prosody.NO_KNEE):
         """The waveform for `ids` spoken with any style `pack` (a clone search's candidates),
         by the whole graph, which normalizes with the sentence's own statistics; with `timed`,
         also where each id sounds (start and end sample; the boundary pads are not ids)."""
-        inputs = self._inputs(ids, self._style(pack, len(ids)), speed, prosody)
+        inputs = self._inputs(ids, self._style(pack, len(ids)), speed, prosody, knee_hz)
         outputs = self._session.get().run(None, inputs)
         samples = np.asarray(outputs[0], dtype=np.float32).reshape(-1)
         if not timed:
@@ -255,6 +263,10 @@ class KokoroBackend(Backend):
         if len(outputs) < 2:  # a model without the durations output
             return samples, np.zeros((0, 2), np.int64)
         return samples, spans(np.asarray(outputs[1], np.int64).reshape(-1) * kokoro_prosody.SAMPLES_PER_DURATION)[1:-1]
+
+
+def _knee(voice: str) -> float:
+    return F0_KNEE_HZ.get(voice, kokoro_prosody.NO_KNEE)
 
 
 def _speech(energy: np.ndarray) -> tuple[int, int]:

@@ -4,8 +4,12 @@ Kokoro predicts an F0 curve (`/encoder/F0_proj/Conv_output_0`, Hz, [1, 1, frames
 its decoder renders audio from it. The edit inserts, between the prediction and its consumers,
 
     F0' = relu(mean + (F0 - mean) * f0_range) * f0_scale      mean over voiced frames
+    F0'' = min(F0', f0_knee) * sqrt(max(F0', f0_knee) / f0_knee)
 
-with two new float inputs `f0_scale[1]` and `f0_range[1]` (neutral: 1 and 1). Pitch is then
+with three new float inputs `f0_scale[1]`, `f0_range[1]` and `f0_knee[1]` (neutral: 1, 1 and
+`NO_KNEE`). Above the knee (Hz) a raised contour rises at half the rate in log F0: a voice
+whose decoder renders its highest F0 badly (jf_tebukuro, kokoro.py `F0_KNEE_HZ`) keeps its
+raised median while its peaks stay where the decoder renders them. Pitch is then
 realized inside the model, so the vocoder renders the new contour itself: a request of
 +4 st measured +4.06 st (jf_alpha) and +4.08 st (jm_kumo). The predicted energy curve
 (`/encoder/N_proj/Conv_output_0`) was tried the same way and left alone: the decoder
@@ -28,8 +32,10 @@ F0_TENSOR = "/encoder/F0_proj/Conv_output_0"
 DURATIONS_TENSOR = "/encoder/Gather_output_0"
 #: Audio samples per duration unit (24 kHz; measured: audio length / sum of durations = 600).
 SAMPLES_PER_DURATION = 600
-PROSODY_INPUTS = ("f0_scale", "f0_range")
-EDIT_VERSION = 4
+PROSODY_INPUTS = ("f0_scale", "f0_range", "f0_knee")
+EDIT_VERSION = 5
+#: A knee no voice reaches (Hz): the contour as f0_scale and f0_range make it.
+NO_KNEE = 1.0e5
 #: Frames below this F0 (Hz) count as unvoiced and do not enter the mean.
 VOICED_HZ = 30.0
 
@@ -83,7 +89,12 @@ def add_prosody_inputs(model) -> None:
         helper.make_node("Mul", ["emovox_f0_centered", "f0_range"], ["emovox_f0_spread"], name="emovox_f0_spread"),
         helper.make_node("Add", ["emovox_f0_spread", "emovox_f0_mean"], ["emovox_f0_ranged"], name="emovox_f0_ranged"),
         helper.make_node("Relu", ["emovox_f0_ranged"], ["emovox_f0_positive"], name="emovox_f0_positive"),
-        helper.make_node("Mul", ["emovox_f0_positive", "f0_scale"], ["emovox_f0_out"], name="emovox_f0_out"),
+        helper.make_node("Mul", ["emovox_f0_positive", "f0_scale"], ["emovox_f0_scaled"], name="emovox_f0_scaled"),
+        helper.make_node("Min", ["emovox_f0_scaled", "f0_knee"], ["emovox_f0_below"], name="emovox_f0_below"),
+        helper.make_node("Max", ["emovox_f0_scaled", "f0_knee"], ["emovox_f0_above"], name="emovox_f0_above"),
+        helper.make_node("Div", ["emovox_f0_above", "f0_knee"], ["emovox_f0_over_knee"], name="emovox_f0_over_knee"),
+        helper.make_node("Sqrt", ["emovox_f0_over_knee"], ["emovox_f0_knee_gain"], name="emovox_f0_knee_gain"),
+        helper.make_node("Mul", ["emovox_f0_below", "emovox_f0_knee_gain"], ["emovox_f0_out"], name="emovox_f0_out"),
     ]
     _rewire(graph, F0_TENSOR, "emovox_f0_out", {n.name for n in f0_nodes})
     _insert_after_producers(graph, {F0_TENSOR: f0_nodes})

@@ -40,7 +40,7 @@ ALIGNED = "/encoder/MatMul_1_output_0"
 F0_CURVE = "/encoder/Reshape_output_0"
 ENERGY_CURVE = "/encoder/Reshape_1_output_0"
 DURATIONS = "/encoder/Gather_output_0"
-TEXT_INPUTS = ("tokens", "style", "speed", "f0_scale", "f0_range")
+TEXT_INPUTS = ("tokens", "style", "speed", "f0_scale", "f0_range", "f0_knee")
 DECODER_INPUTS = (ALIGNED, F0_CURVE, ENERGY_CURVE, "style", "phase_offset")
 PHASE_OFFSET = "phase_offset"
 #: The running sum of each harmonic's phase increments, one value per F0 point.
