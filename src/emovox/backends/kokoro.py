@@ -2,8 +2,8 @@
 
 Inputs: `tokens[1, T]` int64 framed by pad id 0, `style[1, 256]` float32 taken from the
 voice pack row that matches the token count, `speed[1]` float32. Batch size is fixed at 1.
-The graph is edited once to take `f0_scale`, `f0_range` and `f0_knee` too (kokoro_prosody.py), then cut
-in two at its decoder (kokoro_split.py): the text side runs once per segment and the
+The graph is edited once to take `f0_scale`, `f0_range` and `f0_knee` too (kokoro_prosody.py),
+then cut in two at its decoder (kokoro_split.py): the text side runs once per segment and the
 decoder on windows of frames, each voice's normalization statistics measured once
 on a reference sentence. Loudness and spectral tilt are the renderer's, on the waveform after.
 """
@@ -51,13 +51,13 @@ SPEECH_TAIL_FRAMES = 10
 #: statistics, measured on a sentence, fit a lone word badly (windows of jf_alpha's "Yes." and
 #: "No." were heard as nothing by Whisper, "Okay." as "Yeah"), and a word is quick to make.
 SHORT_SPEECH_FRAMES = 40
-#: The sentence each voice's decoder statistics are measured on (espeak-ng IPA): 6 s of
-#: ordinary declarative speech.
 #: Where a voice's raised F0 starts to rise at half the rate (Hz; kokoro_prosody.py). Kokoro's
 #: decoder renders jf_tebukuro's highest F0 badly: its neutral median is 327 Hz (P90 417 Hz,
 #: the highest of our voices), so happy and surprised took its peaks past 550 Hz, where
 #: DistillMOS fell by 0.5-1.1 (benchmarks/README.md, "Naturalness by emotion").
 F0_KNEE_HZ: dict[str, float] = {"jf_tebukuro": 420.0}
+#: The sentence each voice's decoder statistics are measured on (espeak-ng IPA): 6 s of
+#: ordinary declarative speech.
 REFERENCE_PHONEMES = ("ðə vˈɪlɪdʒ wˈoʊk slˈoʊli, ænd ðə bˈeɪkɚɹ ˈoʊpənd hɪz dˈɔːɹz "
                       "tʊ ðə fˈɜːst kˈʌstəmɚz ʌvðə dˈeɪ.")
 
