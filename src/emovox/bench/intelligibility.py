@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -160,21 +159,15 @@ class CorpusWer:
 
 def corpus_wer(engine, transcriber: Transcriber, voice: str, sentences: Sequence[str],
                emotion=None) -> CorpusWer:
-    """Synthesize each sentence, transcribe it, score it against its written and spoken forms.
-
-    Whisper transcribes one sentence while the next is synthesized: each leaves part of the
-    two cores idle (Kokoro's Sin and STFT run on one thread), so the pair finishes about 14 %
-    sooner than one after the other, with the same transcripts (16 jf_alpha sentences)."""
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper") as whisper:
-        pending = [whisper.submit(transcriber.transcribe, audio.samples, audio.sample_rate)
-                   for audio in (engine.synthesize(sentence, voice=voice, emotion=emotion) for sentence in sentences)]
-        heard = [transcript.result() for transcript in pending]
+    """Synthesize each sentence, transcribe it, score it against its written and spoken forms."""
     errors = words = 0.0
     misheard = []
-    for sentence, transcript in zip(sentences, heard, strict=True):
-        wer, count = word_error_rate([sentence, engine.frontend.normalize(sentence).text], transcript)
+    for sentence in sentences:
+        audio = engine.synthesize(sentence, voice=voice, emotion=emotion)
+        heard = transcriber.transcribe(audio.samples, audio.sample_rate)
+        wer, count = word_error_rate([sentence, engine.frontend.normalize(sentence).text], heard)
         errors += wer * count
         words += count
         if wer:
-            misheard.append((sentence, transcript, wer))
+            misheard.append((sentence, heard, wer))
     return CorpusWer(errors / words, int(words), tuple(misheard))
