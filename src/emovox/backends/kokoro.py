@@ -163,9 +163,9 @@ class KokoroBackend(Backend):
     def prepare(self, ids: list[int], voice: str, speed: float, prosody: Prosody = Prosody()) -> Frames:
         if self._split is None:
             return super().prepare(ids, voice, speed, prosody)
-        style = self._style(self._packs[voice], len(ids))
+        style, knee_hz = self._style(self._packs[voice], len(ids)), _knee(voice)
         aligned, f0, energy, durations = self._split.text_side.get().run(
-            None, self._inputs(ids, style, speed, prosody, _knee(voice)))
+            None, self._inputs(ids, style, speed, prosody, knee_hz))
         durations = np.asarray(durations, np.int64).reshape(-1)
         count, per_f0 = aligned.shape[2], kokoro_split.F0_PER_FRAME
         phase = _phase_sums(f0.reshape(-1))
@@ -186,7 +186,7 @@ class KokoroBackend(Backend):
         exact = last - first < SHORT_SPEECH_FRAMES
         if exact:  # a word or two: the whole graph, sliced (windows of it would lose the word)
             whole = functools.cache(lambda: self.infer_with_pack(ids, self._packs[voice], speed, prosody,
-                                                                 knee_hz=_knee(voice)))
+                                                                 knee_hz=knee_hz))
             per_frame = kokoro_split.SAMPLES_PER_FRAME
 
             def decode(start: int, end: int) -> np.ndarray:
