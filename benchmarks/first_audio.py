@@ -1,7 +1,7 @@
 """Time to first audio through the HTTP API: a new sentence every request, short to long.
 
     .venv/bin/python benchmarks/first_audio.py [--voices jf_alpha joe heart] [--repeats 12]
-        [--clients 8] [--seconds 30] [--profile realtime] [--compare] [--json FILE]
+        [--clients 8] [--seconds 30] [--profile realtime] [--emotion happy] [--compare] [--json FILE]
 
 A real server on loopback in its own process (benchmarks/load.py), the audio cache off, and
 every request a sentence no request before it used (made from templates, 10 to 200
@@ -38,12 +38,13 @@ from emovox.server.scheduler import SchedulerSettings
 from load import PCM_RATE, ServerProcess
 
 
-def first_audio(url: str, voice: str, text: str, session: httpx.Client) -> tuple[int, float, float, int]:
+def first_audio(url: str, voice: str, text: str, session: httpx.Client,
+                emotion: str | None = None) -> tuple[int, float, float, int]:
     """(status, seconds to the first body byte, seconds to the last, pcm bytes)."""
     started = time.perf_counter()
     first, size = None, 0
-    with session.stream("POST", f"{url}/v1/audio/speech",
-                        json={"input": text, "voice": voice, "response_format": "pcm"}) as response:
+    request = {"input": text, "voice": voice, "response_format": "pcm", **({"emotion": emotion} if emotion else {})}
+    with session.stream("POST", f"{url}/v1/audio/speech", json=request) as response:
         for block in response.iter_bytes():
             if first is None and block:
                 first = time.perf_counter() - started
@@ -80,12 +81,13 @@ def where_it_waits(before: dict[str, float], after: dict[str, float]) -> dict[st
     return split
 
 
-def one_client(url: str, voice: str, sentences: dict[str, list[str]], repeats: int) -> dict:
+def one_client(url: str, voice: str, sentences: dict[str, list[str]], repeats: int,
+               emotion: str | None = None) -> dict:
     rows = {}
     with httpx.Client(timeout=120) as session:
-        first_audio(url, voice, "Warm up.", session)
+        first_audio(url, voice, "Warm up.", session, emotion)
         for name, texts in sentences.items():
-            results = [first_audio(url, voice, texts.pop(), session) for _ in range(repeats)]
+            results = [first_audio(url, voice, texts.pop(), session, emotion) for _ in range(repeats)]
             firsts = [first for status, first, *_ in results if status == 200]
             rows[name] = {"p50_ms": 1000 * statistics.median(firsts), "p95_ms": 1000 * float(np.percentile(firsts, 95)),
                           "whole_p50_ms": 1000 * statistics.median(whole for _, _, whole, _ in results),
@@ -93,7 +95,8 @@ def one_client(url: str, voice: str, sentences: dict[str, list[str]], repeats: i
     return rows
 
 
-def many_clients(url: str, voice: str, sentences: dict[str, list[str]], clients: int, seconds: float) -> dict:
+def many_clients(url: str, voice: str, sentences: dict[str, list[str]], clients: int, seconds: float,
+                 emotion: str | None = None) -> dict:
     mixed = [text for texts in itertools.zip_longest(*sentences.values()) for text in texts if text]
     deadline = time.perf_counter() + seconds
 
@@ -103,7 +106,7 @@ def many_clients(url: str, voice: str, sentences: dict[str, list[str]], clients:
             for text in mixed[number::clients]:
                 if time.perf_counter() > deadline:
                     break
-                results.append(first_audio(url, voice, text, session))
+                results.append(first_audio(url, voice, text, session, emotion))
         return results
 
     started = time.perf_counter()
@@ -125,27 +128,30 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--profile", default="realtime")
     parser.add_argument("--compare", action="store_true", help="also run with streaming inside the models off")
+    parser.add_argument("--emotion", help="every request in this emotion (intensity 1.0)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     chosen = profile(args.profile)
     sentences = fresh_sentences(seed=20261202)
     rows = []
-    print(f"profile {chosen.name}, audio cache off, a new sentence every request\n")
+    print(f"profile {chosen.name}, audio cache off, a new sentence every request"
+          f"{f', emotion {args.emotion}' if args.emotion else ''}\n")
     print("| voice | windows | clients | sentences | first audio p50 / p95 (ms) | whole response p50 (ms) "
           "| audio s / s | errors |\n|---|---|---|---|---|---|---|---|")
     for windowed in (True, False) if args.compare else (True,):
         scheduling = SchedulerSettings.from_profile(chosen)
         with ServerProcess(chosen.name, False, scheduling, windowed) as server:
             for voice in args.voices:
-                for name, row in one_client(server.url, voice, sentences, args.repeats).items():
-                    rows.append({"voice": voice, "windowed": windowed, "clients": 1, "sentences": name, **row})
+                for name, row in one_client(server.url, voice, sentences, args.repeats, args.emotion).items():
+                    rows.append({"voice": voice, "emotion": args.emotion, "windowed": windowed, "clients": 1,
+                                 "sentences": name, **row})
                     print(f"| {voice} | {'on' if windowed else 'off'} | 1 | {name} | {row['p50_ms']:.0f} / "
                           f"{row['p95_ms']:.0f} | {row['whole_p50_ms']:.0f} | | {row['errors']} |", flush=True)
                 if args.clients > 1:
                     before = step_totals(server.url)
-                    row = many_clients(server.url, voice, sentences, args.clients, args.seconds)
+                    row = many_clients(server.url, voice, sentences, args.clients, args.seconds, args.emotion)
                     row["steps"] = where_it_waits(before, step_totals(server.url))
-                    rows.append({"voice": voice, "windowed": windowed, "clients": args.clients,
+                    rows.append({"voice": voice, "emotion": args.emotion, "windowed": windowed, "clients": args.clients,
                                  "sentences": "mixed", **row})
                     print(f"| {voice} | {'on' if windowed else 'off'} | {args.clients} | mixed "
                           f"({row['requests']}) | {row['p50_ms']:.0f} / {row['p95_ms']:.0f} | | "

@@ -3,7 +3,8 @@
 The fast tests run the tiny Kokoro-format voice cut at its decoder (tests/tiny_models.py),
 whose frames are independent, so its pieces must join into exactly the whole segment. The
 slow tests run the real voices: windows of joe, heart and baker are their whole decode;
-Kokoro's, normalized with its voice's statistics, are compared by what a listener hears.
+Kokoro's, normalized with its voice's statistics, and joe's in an emotion, his pitch moved
+window by window, are compared by what a listener hears.
 """
 
 import asyncio
@@ -121,6 +122,36 @@ def test_kokoro_streamed_sounds_like_kokoro_whole(engine):
         assert word_error_rate([sentence], transcriber.transcribe(streamed, 24_000))[0] <= \
             word_error_rate([sentence], transcriber.transcribe(whole, 24_000))[0] + 0.1
     assert np.mean(streamed_scores) > np.mean(whole_scores) - 0.15, (streamed_scores, whole_scores)
+
+
+@pytest.mark.slow
+def test_joe_in_an_emotion_streams_in_windows_and_sounds_like_his_whole(engine):
+    """joe's pitch is moved on the signal (TD-PSOLA) around his own centre, window by window:
+    the streamed reading starts its pitch marks elsewhere than the whole one, so the two are
+    compared by ear (DistillMOS, Whisper) and by the pitch they land on."""
+    from emovox.audio.pitch import track_f0
+    from emovox.backends.vits import JOE_MODAL_F0_BAND
+    from emovox.bench.intelligibility import Transcriber, word_error_rate
+    from emovox.bench.naturalness import DistillMos
+
+    sentence = "A small boat drifted past the harbour lights just after midnight."
+    pieces = list(engine.stream(sentence, voice="joe", emotion="happy"))
+    assert len(pieces) >= 3
+    streamed = np.concatenate([piece.samples for piece in pieces])
+    whole = engine.synthesize(sentence, voice="joe", emotion="happy")
+    rate = whole.sample_rate
+    assert abs(len(streamed) - len(whole.samples)) < 0.05 * len(whole.samples)
+
+    def median_f0(samples):
+        f0 = track_f0(samples, rate, JOE_MODAL_F0_BAND, 0.005)
+        return np.median(f0[f0 > 0])
+
+    assert abs(12 * np.log2(median_f0(streamed) / median_f0(whole.samples))) < 0.5
+    mos = DistillMos()
+    assert mos(streamed, rate) > mos(whole.samples, rate) - 0.15
+    transcriber = Transcriber()
+    assert word_error_rate([sentence], transcriber.transcribe(streamed, rate))[0] <= \
+        word_error_rate([sentence], transcriber.transcribe(whole.samples, rate))[0] + 0.1
 
 
 @pytest.mark.slow

@@ -2,7 +2,8 @@
 
 - `reshape_pitch`: a new F0 contour by TD-PSOLA (audio/psola.py) over an autocorrelation
   F0 track (audio/pitch.py): level shift in semitones and range scaled around the
-  utterance's median log-F0. Applied per chunk, so streaming still works.
+  utterance's median log-F0 (or the voice's own centre, so that `PitchShaper` can do the
+  same on a stream, block by block).
 - `shape_level`: gain in dB and a spectral tilt (a gentle shelf around 1 kHz), the
   voice-quality cue of tense (bright) or soft (dark) speech.
 - `limit`: a soft limiter so loud emotions and hot models never clip.
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from emovox.audio.pitch import track_f0
-from emovox.audio.psola import psola
+from emovox.audio.pitch import MEDIAN_REACH, analyze_frames, median_smooth, track_f0
+from emovox.audio.psola import Psola, psola
 from emovox.types import Equalizer
 
 _TILT_PIVOT_HZ = 1000.0
@@ -26,8 +27,10 @@ _HOP_S = 0.005
 
 
 def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_range: float,
-                  f0_band: tuple[float, float] = SPEECH_F0_BAND, keep_level: bool = True) -> np.ndarray:
-    """Level shift in semitones and range scaled around the median log-F0, by TD-PSOLA.
+                  f0_band: tuple[float, float] = SPEECH_F0_BAND, keep_level: bool = True,
+                  center_hz: float | None = None) -> np.ndarray:
+    """Level shift in semitones and range scaled around `center_hz` (None: the utterance's
+    median F0), by TD-PSOLA.
 
     `f0_band` bounds the F0 analysis to the voice's own range, so octave errors cannot
     become audible octave jumps."""
@@ -37,11 +40,49 @@ def reshape_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_
     voiced = f0 > 0
     if voiced.sum() < 3:
         return samples
-    log_f0 = np.log(f0[voiced])
-    center = np.median(log_f0)
+    center = np.median(np.log(f0[voiced])) if center_hz is None else np.log(center_hz)
+    return psola(samples, sample_rate, f0, _target(f0, center, pitch_st, pitch_range), _HOP_S, keep_level)
+
+
+def _target(f0: np.ndarray, log_center: float, pitch_st: float, pitch_range: float) -> np.ndarray:
+    """The F0 track moved: its log scaled by `pitch_range` around `log_center`, raised `pitch_st`."""
     target = f0.copy()
-    target[voiced] = np.exp(center + (log_f0 - center) * pitch_range + pitch_st * np.log(2) / 12)
-    return psola(samples, sample_rate, f0, target, _HOP_S, keep_level)
+    voiced = f0 > 0
+    target[voiced] = np.exp(log_center + (np.log(f0[voiced]) - log_center) * pitch_range + pitch_st * np.log(2) / 12)
+    return target
+
+
+class PitchShaper:
+    """`reshape_pitch` on a signal that arrives in blocks, around a fixed centre (a voice's
+    own median F0: a stream cannot wait for the utterance's).
+
+    Each block, the F0 track goes on from the last settled frame; a frame is settled once no
+    later sample can reach its analysis window or its median filter, and settled frames never
+    change (the TD-PSOLA marks placed on them stay). The voicing decision's loudest frame is
+    the loudest so far, so against the whole-utterance track only frames near that threshold
+    before the loudest speech can differ; the output lags the input by the track's reach and
+    two pitch periods."""
+
+    def __init__(self, sample_rate: int, pitch_st: float, pitch_range: float, center_hz: float,
+                 f0_band: tuple[float, float] = SPEECH_F0_BAND, keep_level: bool = True) -> None:
+        self._rate, self._band = sample_rate, f0_band
+        self._moves = (float(np.log(center_hz)), pitch_st, pitch_range)
+        self._psola = Psola(sample_rate, _HOP_S, 1.0 / f0_band[0], keep_level)
+        self._samples = np.zeros(0, np.float32)
+        self._f0 = np.zeros(0)
+        self._loudest = 0.0
+        # the analysis window's half-width (1.5 periods of the band's floor) and the median filter
+        self._frames_behind = int(np.ceil(1.5 / f0_band[0] / _HOP_S)) + 1 + MEDIAN_REACH
+
+    def process(self, block: np.ndarray, final: bool = False) -> np.ndarray:
+        self._samples = np.concatenate([self._samples, np.asarray(block, dtype=np.float32)])
+        first = max(0, len(self._f0) - MEDIAN_REACH)  # the filter's left neighbours, again
+        frames = analyze_frames(self._samples, self._rate, self._band, _HOP_S, first)
+        self._loudest = max(self._loudest, float(frames.energy.max(initial=0.0)))
+        tracked = median_smooth(frames.voiced_f0(self._loudest))[len(self._f0) - first:]
+        settled = len(tracked) if final else max(0, len(tracked) - self._frames_behind)
+        self._f0 = np.concatenate([self._f0, tracked[:settled]])
+        return self._psola.process(block, self._f0, _target(self._f0, *self._moves), final)
 
 
 def shape_level(samples: np.ndarray, sample_rate: int, energy_db: float, tilt_db: float,

@@ -69,6 +69,10 @@ class Capabilities:
     #: Pitch moved on the signal keeps the speech level (True), or each period keeps its
     #: energy so a raised voice is louder (False); chosen per backend by DistillMOS (psola.py).
     pitch_keeps_level: bool = True
+    #: The voice's own median F0 (Hz): pitch range is scaled around it, not around each
+    #: utterance's median, so that a stream can reshape pitch before the utterance is over
+    #: (`effects.PitchShaper`). None: around the utterance's median, on the whole waveform.
+    f0_center_hz: float | None = None
     #: `infer_timed` says where each id sounds (from the model's own duration predictor).
     timing: bool = False
     #: The phoneme alphabet `encode` reads: "ipa" (espeak-ng's) or "misaki" (Kokoro's training

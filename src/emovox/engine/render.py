@@ -19,8 +19,11 @@ the text side runs once, then each window is shaped, levelled, resampled and lim
 comes, and the first piece carries the job's words. The model's leading silence is mostly
 not decoded at all (its own prediction of where speech starts); what is left of it is cut
 from the first piece, and the trailing silence from the last, by level, as `finish` cuts them.
-The whole waveform is cached when the last piece is done: as the segment's where windows give
-the samples a whole segment has (`Frames.exact`), else apart, for the next stream of it.
+Pitch left to the signal is reshaped as the windows come where the voice has a centre of
+its own (`Capabilities.f0_center_hz`, `effects.PitchShaper`); elsewhere it needs the whole
+waveform, and the chunk comes in one piece. The whole waveform is cached when the last piece
+is done: as the segment's where windows give the samples a whole segment has (`Frames.exact`,
+and no pitch reshaped on the way: its marks start elsewhere), else apart, for the next stream.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ def shape(samples: np.ndarray, backend: Backend, controls: Prosody, equalizer: E
     pitch_st, pitch_range = backend.signal_pitch(controls)
     if (pitch_st, pitch_range) != (0.0, 1.0):
         samples = effects.reshape_pitch(samples, capabilities.sample_rate, pitch_st, pitch_range,
-                                        capabilities.f0_band, capabilities.pitch_keeps_level)
+                                        capabilities.f0_band, capabilities.pitch_keeps_level,
+                                        capabilities.f0_center_hz)
     if capabilities.level_in_model:
         return samples if equalizer is None else effects.shape_level(samples, capabilities.sample_rate, 0.0, 0.0,
                                                                       equalizer)
@@ -147,11 +151,11 @@ class Renderer:
                           index=job.index, warnings=job.warnings, words=words)
 
     def windowed_for(self, job: ChunkJob) -> bool:
-        """Whether this job's backend decodes it in windows: it can, and no pitch needs
-        reshaping on the whole waveform (TD-PSOLA)."""
+        """Whether this job's backend decodes it in windows: it can, and any pitch left for the
+        signal can be reshaped as the windows come (around the voice's own centre)."""
         backend = self._catalogue.backend(job.backend)
-        signal_pitch = backend.signal_pitch(job.controls) != (0.0, 1.0)
-        return self.windowed and backend.capabilities.streaming and not signal_pitch
+        whole_pitch = backend.signal_pitch(job.controls) != (0.0, 1.0) and backend.capabilities.f0_center_hz is None
+        return self.windowed and backend.capabilities.streaming and not whole_pitch
 
     def stream(self, job: ChunkJob) -> Iterator[AudioChunk]:
         """The chunk of `job` in pieces as its windows are decoded (one piece when it is
@@ -166,6 +170,7 @@ class Renderer:
         frames = backend.prepare(list(job.ids), job.model_voice, job.speed, job.controls)
         first, last = windows.decoded_range(frames, source_rate)
         start = first * frames.samples_per_frame
+        pitch = self._signal_pitch(backend, job)
         shaper = effects.LevelShaper(source_rate, job.controls.energy_db, job.controls.tilt_db, job.equalizer)
         rate = job.output_rate or source_rate
         resampler = soxr.ResampleStream(source_rate, rate, 1, dtype="float32") if rate != source_rate else None
@@ -173,7 +178,7 @@ class Renderer:
             if job.match_level_of else np.float32(1)
         shaped_pieces, peak_rms = [], 0.0
         for piece_number, (samples, final) in enumerate(windows.decoded(frames, source_rate)):
-            shaped = shaper.process(samples, final=final)
+            shaped = shaper.process(samples if pitch is None else pitch.process(samples, final), final=final)
             if piece_number == 0:  # what silence is left before the speech, cut as `finish` cuts it
                 lead = post.speech_start(shaped, source_rate, self._voice_peak_rms(job.voice)) if len(shaped) else 0
                 shaped, start = shaped[lead:], start + lead
@@ -192,11 +197,21 @@ class Renderer:
             after = np.zeros(int(rate * job.pause_after_s) if final else 0, dtype=np.float32)
             if final:  # cached before the last piece is handed over: nobody asks past it
                 spans = frames.spans - start if len(frames.spans) else frames.spans
-                self._cache.put(job.cache_key if frames.exact else _streamed_key(job),
+                self._cache.put(job.cache_key if frames.exact and pitch is None else _streamed_key(job),
                                 Waveform(np.concatenate(shaped_pieces), spans, trimmed=True))
             yield AudioChunk(samples=np.concatenate([before, out, after]), sample_rate=rate, text=job.text,
                              phonemes=job.phonemes, index=job.index, warnings=job.warnings if piece_number == 0 else (),
                              words=words if piece_number == 0 else (), final=final)
+
+    @staticmethod
+    def _signal_pitch(backend: Backend, job: ChunkJob) -> effects.PitchShaper | None:
+        """What reshapes the pitch the model leaves to the signal, window by window (None: nothing)."""
+        pitch_st, pitch_range = backend.signal_pitch(job.controls)
+        if (pitch_st, pitch_range) == (0.0, 1.0):
+            return None
+        capabilities = backend.capabilities
+        return effects.PitchShaper(capabilities.sample_rate, pitch_st, pitch_range, capabilities.f0_center_hz,
+                                   capabilities.f0_band, capabilities.pitch_keeps_level)
 
     @staticmethod
     def _marked(job: ChunkJob, samples: np.ndarray, rate: int) -> np.ndarray:
