@@ -11,6 +11,9 @@ sentences at 0.974 / 0.954 duration, too close to the 0.97 / 0.95 gates, hence 1
 Happy and fearful pitch came down from +4.5 to +4 st: at +4.5 jf_alpha measured 12.6 %
 (fearful) and 8.4 % (happy) WER on ten sentences, against 3.2 % neutral (5.3 % and 5.3 %
 after). Fearful rate came down from x1.12 to x1.10 when jf_tebukuro still measured 8.4 %.
+Fearful's range went from x1.1 up to x1.3, as Murray & Arnott have it ("much wider"): held
+near x1.1 under its raise, the Kokoro voices' contour came out flattened and DistillMOS heard
+it (benchmarks/README.md, "Fearful with a wider range").
 
 These are *targets as measured on the output*. Each backend realizes them through its own
 controls, and a backend's `calibration` corrects for how strongly the model responds.
@@ -26,7 +29,7 @@ TARGETS: dict[str, Prosody] = {
     "angry": Prosody(pitch_st=2.5, pitch_range=1.35, speed=1.03, energy_db=4.5, tilt_db=4.0),
     "sad": Prosody(pitch_st=-2.5, pitch_range=0.7, speed=0.8, energy_db=-3.0, tilt_db=-3.0),
     "surprised": Prosody(pitch_st=6.0, pitch_range=1.45, speed=1.0, energy_db=2.0, tilt_db=1.0),
-    "fearful": Prosody(pitch_st=4.0, pitch_range=1.1, speed=1.10, energy_db=0.0, tilt_db=-1.0),
+    "fearful": Prosody(pitch_st=4.0, pitch_range=1.3, speed=1.10, energy_db=0.0, tilt_db=-1.0),
     "disgusted": Prosody(pitch_st=-1.5, pitch_range=0.9, speed=0.85, energy_db=0.0, tilt_db=-1.0),
 }
 
@@ -65,6 +68,6 @@ DESCRIPTIONS: dict[str, str] = {
     "angry": "raised pitch, wider range, louder and tenser (brighter spectrum)",
     "sad": "lower, flatter pitch, slower, softer and darker",
     "surprised": "much higher pitch with a wide range",
-    "fearful": "higher pitch, faster, narrow-ish range",
+    "fearful": "higher pitch with a wider range, faster",
     "disgusted": "lower pitch, slower",
 }
