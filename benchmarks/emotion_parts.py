@@ -10,9 +10,10 @@ error. The paired figure is the one to read: one sentence moves by up to 0.5 bet
 readings, so medians of a few sentences mislead (benchmarks/README.md, "Naturalness by
 emotion").
 
-The readings call the backend and the engine's shaping directly (`Backend.infer`,
-`render.shape`, then the speech bounds), so a control can be changed without recalibrating;
-the engine's own figure for the whole emotion is benchmarks/naturalness.py's.
+Each reading is the engine's own rendering of the emotional plan's chunks
+(`Renderer.render`) with their controls replaced, so a control can be changed without
+recalibrating; the "emotion" row is what `Engine.synthesize` makes, less the pauses between
+chunks.
 """
 
 from __future__ import annotations
@@ -23,12 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from emovox.audio import post
 from emovox.bench.naturalness import DistillMos
 from emovox.compose import from_packages
 from emovox.emotion.model import EMOTIONS
 from emovox.engine import ChunkJob
-from emovox.engine.render import shape
 from emovox.types import Prosody
 
 FRESH = Path(__file__).with_name("frontend_en_fresh5.txt")
@@ -55,25 +54,19 @@ def main() -> None:
     args = parser.parse_args()
 
     engine = from_packages(audio_cache_bytes=0)
-    backend, judge = engine.backend_of(args.voice), DistillMos()
-    rate = backend.sample_rate
+    judge = DistillMos()
     lines = [line.strip() for line in args.sentences.read_text(encoding="utf-8").splitlines() if line.strip()]
 
     def reading(job: ChunkJob, controls: Prosody) -> np.ndarray:
-        samples = shape(backend.infer(list(job.ids), job.model_voice, job.speed, controls), backend, controls,
-                        job.equalizer)
-        start, end = post.speech_bounds(samples, rate)
-        return samples[start:end]
+        return engine.renderer.render(dataclasses.replace(job, controls=controls)).samples
 
     scores: dict[str, list[float]] = {}
     for sentence in lines[: args.count]:
-        pairs = list(zip(engine.plan(sentence, voice=args.voice), engine.plan(sentence, voice=args.voice,
-                                                                             emotion=args.emotion)))
-        names = variants(*pairs[0]).keys()
-        for name in names:
-            audio = np.concatenate([reading(emotional, variants(neutral, emotional)[name])
-                                    for neutral, emotional in pairs])
-            scores.setdefault(name, []).append(judge(audio, rate))
+        emotional = list(engine.plan(sentence, voice=args.voice, emotion=args.emotion))
+        readings = [variants(*pair) for pair in zip(engine.plan(sentence, voice=args.voice), emotional)]
+        for name in readings[0]:
+            audio = np.concatenate([reading(job, controls[name]) for job, controls in zip(emotional, readings)])
+            scores.setdefault(name, []).append(judge(audio, emotional[0].output_rate))
 
     neutral = np.array(scores.pop("neutral"))
     print(f"{args.voice} {args.emotion}: {len(neutral)} sentences of {args.sentences.name}, "
