@@ -109,6 +109,28 @@ CASES = [
     ("Scores were 1,5,7 and 12,34.", "Scores were one, five, seven and twelve, thirty-four."),
     # an abbreviation beside a symbol or a dropped character
     ("Tom and Dr.&Mrs. Smith", "Tom and Doctor and Missus Smith"),
+    # Roman numerals (espeak-ng says "roman eight"): a monarch's ordinal, otherwise a count;
+    # a lone "I" stays the pronoun where a verb only "I" takes follows
+    ("Henry VIII outlived Louis XIV's rival.", "Henry the Eighth outlived Louis the Fourteenth's rival."),
+    ("Elizabeth I never married; Charles I was beheaded.",
+     "Elizabeth the First never married; Charles the First was beheaded."),
+    ("Chapter XII covers World War II and World War I.", "Chapter twelve covers World War two and World War one."),
+    ("Mary I love you, said Malcolm X.", "Mary I love you, said Malcolm X."),
+    # ranges of abbreviated days and months, and of years
+    ("Open Mon.-Fri. and Jan-Mar.", "Open Monday to Friday and January to March."),
+    ("The 1990-91 season and the 1995-2005 era.",
+     "The nineteen ninety to ninety-one season and the nineteen ninety-five to two thousand five era."),
+    # a time zone after a clock time keeps the sentence going
+    ("It starts at 11:00 a.m. EST on Monday.", "It starts at eleven AM EST on Monday."),
+    ("Call by 9 a.m. PT.", "Call by nine AM PT."),
+    # h:mm:ss is a duration unless a clock word comes before it
+    ("She won in 1:02:33 and left at 10:15:30.",
+     "She won in one hour, two minutes and thirty-three seconds and left at ten fifteen and thirty seconds."),
+    # sides of any unit, multipliers, energy units, "Ft." and a capital "Approx."
+    ("It measures 40 x 30 x 20 cm, on a 2 x 4 m sheet.",
+     "It measures forty by thirty by twenty centimeters, on a two by four meter sheet."),
+    ("Approx. 3x faster, at 620 kWh, near Ft. Worth.",
+     "Approximately three times faster, at six hundred twenty kilowatt hours, near Fort Worth."),
 ]
 
 
@@ -149,6 +171,12 @@ ADVERSARIAL = {
     "capitals": "AB " * 33_000,
     "months": "March 1" * 14_000,
     "mixed": "Dr. $1.5 3:30 PM 555-0142 a@b.com " * 2_800,
+    "numerals": "Henry " + "X" * 100_000,
+    "names and numerals": "Louis IV " * 12_000,
+    "multipliers": "1x" * 50_000,
+    "sides": "1 x " * 25_000 + "cm",
+    "day ranges": "Mon-" * 25_000,
+    "year ranges": "1990-" * 20_000,
 }
 
 

@@ -72,6 +72,9 @@ UNITS = {
     "kHz": ("kilohertz", "kilohertz"),
     "MHz": ("megahertz", "megahertz"),
     "GHz": ("gigahertz", "gigahertz"),
+    "kWh": ("kilowatt hour", "kilowatt hours"),
+    "MWh": ("megawatt hour", "megawatt hours"),
+    "mAh": ("milliamp hour", "milliamp hours"),
     "kW": ("kilowatt", "kilowatts"),
     "W": ("watt", "watts"),
     "V": ("volt", "volts"),
@@ -141,15 +144,16 @@ TITLES = {
     "Gen": "General", "Lt": "Lieutenant", "Col": "Colonel", "Sgt": "Sergeant", "Rev": "Reverend",
     "Mt": "Mount", "Gov": "Governor", "Sen": "Senator", "Rep": "Representative", "Pres": "President",
     "Maj": "Major", "Adm": "Admiral", "Cmdr": "Commander", "Cpl": "Corporal", "Pvt": "Private",
-    "Det": "Detective", "Supt": "Superintendent", "Hon": "Honorable", "Fr": "Father",
+    "Det": "Detective", "Supt": "Superintendent", "Hon": "Honorable", "Fr": "Father", "Ft": "Fort",
+    "Pt": "Point",
 }
 ABBREVIATIONS = {
     "Jr": "Junior", "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
     "Rd": "Road", "Ln": "Lane", "Pkwy": "Parkway", "Hwy": "Highway", "Rte": "Route", "Ct": "Court", "Pl": "Place",
     "Cir": "Circle", "Sq": "Square", "Hts": "Heights", "Expy": "Expressway", "Fwy": "Freeway",
     "Mt": "Mount", "Inc": "Incorporated", "Ltd": "Limited", "Corp": "Corporation",
-    "Dept": "Department", "Co": "Company", "approx": "approximately", "vs": "versus",
-    "etc": "et cetera", "Apt": "Apartment", "Ste": "Suite", "Jan": "January", "Feb": "February", "Aug": "August",
+    "Dept": "Department", "Co": "Company", "approx": "approximately", "Approx": "Approximately",
+    "vs": "versus", "etc": "et cetera", "Apt": "Apartment", "Ste": "Suite", "Jan": "January", "Feb": "February", "Aug": "August",
     "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December",
     "Mar": "March", "Apr": "April", "Jun": "June", "Jul": "July",
     "Mon": "Monday", "Tue": "Tuesday", "Tues": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
@@ -161,6 +165,34 @@ SPELLED_AFTER_THE = ("WHO",)
 #: Abbreviations read one way before a name and another way after one.
 TITLE_OR_PLACE = {"Dr": ("Doctor", "Drive"), "St": ("Saint", "Street")}
 _LATIN = {"e.g.": "for example", "i.e.": "that is"}
+_WEEKDAY_ABBREVIATION = r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)"
+_MONTH_ABBREVIATION = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
+#: Time zones said after a clock time ("11:00 a.m. EST"); espeak spells them.
+TIME_ZONES = ("EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "AKST", "HST", "ET", "CT", "MT", "PT",
+              "GMT", "UTC", "BST", "CET", "CEST", "JST", "IST", "AEST")
+_ZONE = r"(?:\s(?P<zone>" + "|".join(TIME_ZONES) + r")\b)?"
+
+#: Names that take a regnal number: "Henry VIII" is "Henry the Eighth", "John Paul II" "John
+#: Paul the Second". espeak-ng reads a numeral as "roman eight". "I", "V" and "X" alone are
+#: numerals only after one of these ("Malcolm X" stays as he is).
+REGNAL_NAMES = frozenset({
+    "Alexander", "Alfonso", "Anne", "Benedict", "Catherine", "Charles", "Clement", "Constantine", "Edward",
+    "Elizabeth", "Ferdinand", "Francis", "Frederick", "George", "Gregory", "Gustav", "Henry", "Innocent",
+    "Isabella", "Ivan", "James", "John", "Leo", "Leopold", "Louis", "Ludwig", "Mary", "Napoleon", "Nicholas",
+    "Paul", "Peter", "Philip", "Pius", "Ramses", "Richard", "Robert", "Urban", "Victor", "Wilhelm", "William",
+})
+#: Words a numeral counts after, "I", "V" and "X" included: "World War I", "Part V".
+COUNTED_BY_NUMERAL = frozenset({
+    "War", "Chapter", "Part", "Act", "Scene", "Phase", "Type", "Title", "Volume", "Book", "Level", "Stage",
+    "Class", "Round", "Article", "Section", "Schedule", "Appendix", "Episode", "Grade", "Tier", "Category",
+})
+#: What follows the pronoun "I" but never a king: "Mary I love you" keeps its "I", while
+#: "Charles I was beheaded" and "Elizabeth I never married" are monarchs.
+_PRONOUN_VERB_AFTER = re.compile(
+    r"\s+(?:am|have|do|don't|love|hate|think|know|want|need|like|hope|guess|mean|feel|see|say|agree|wish|"
+    r"believe|can't|won't|promise|miss|get|go|understand)\b|'(?:m|ve|ll|d)\b")
+#: Words that do not name what a numeral after them numbers ("The XX", "In IV").
+_NOT_BEFORE_NUMERAL = frozenset({"The", "A", "An", "In", "On", "At", "Of", "And", "Or", "To", "For", "By", "I"})
 
 SYMBOLS = {"&": " and ", "@": " at ", "+": " plus ", "=": " equals ", "×": " times ",
            "%": " percent ", "°": " degrees ", "~": " about ", "#": " number "}
@@ -251,6 +283,9 @@ def _speak_time(match: re.Match[str]) -> str:
     h, m = int(hour), int(minute)
     if h > 23 or m > 59:
         return match.group(0).replace(":", " ")
+    if second and not meridiem and not match.group("zone") and int(second) < 60 \
+            and not _CLOCK_BEFORE.search(match.string, 0, match.start()):
+        return _speak_duration(h, m, int(second))
     spoken = numbers.cardinal(str(h))
     if m == 0:
         spoken += "" if meridiem or h > 12 else " o'clock"
@@ -264,15 +299,67 @@ def _speak_time(match: re.Match[str]) -> str:
 
 
 def _meridiem(match: re.Match[str]) -> str:
-    meridiem = match.group("meridiem")
-    if not meridiem:
-        return ""
-    period = _kept_period(match) if meridiem.endswith(".") else ""
-    return f" {meridiem[0].upper()}M{period}"
+    """" AM" or " PM", then the time zone if one follows; the abbreviation's period stays only
+    where it ends the sentence ("at 9 a.m. EST on Monday": it does not)."""
+    meridiem, zone = match.group("meridiem", "zone")
+    spoken = f" {meridiem[0].upper()}M" if meridiem else ""
+    if zone:
+        return f"{spoken} {zone}"
+    return spoken + (_kept_period(match) if meridiem and meridiem.endswith(".") else "")
 
 
 def _speak_hour_meridiem(match: re.Match[str]) -> str:
     return numbers.cardinal(match.group("hour")) + _meridiem(match)
+
+
+#: Words after which h:mm:ss is a clock ("at 10:15:30"); elsewhere it is a duration.
+_CLOCK_BEFORE = re.compile(r"\b(?:at|by|until|till|from|before|after|since)\s+$", re.IGNORECASE)
+
+
+def _speak_duration(hours: int, minutes: int, seconds: int) -> str:
+    """"1:02:33" as a race time: "one hour, two minutes and thirty-three seconds"."""
+    parts = [f"{numbers.cardinal(str(value))} {_plural(str(value), unit, unit + 's')}"
+             for value, unit in ((hours, "hour"), (minutes, "minute"), (seconds, "second")) if value]
+    if not parts:
+        return "zero seconds"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _speak_day_range(match: re.Match[str]) -> str:
+    """'Mon.-Fri.' -> "Monday to Friday", 'Jan-Mar' -> "January to March"."""
+    first = ABBREVIATIONS[match.group("first") or match.group("first_month")]
+    last = ABBREVIATIONS[match.group("last") or match.group("last_month")]
+    return f"{first} to {last}" + (_kept_period(match) if match.group(0).endswith(".") else "")
+
+
+def _speak_year_range(match: re.Match[str]) -> str:
+    """'1990-91' -> "nineteen ninety to ninety-one", '1995-2005' with both years whole."""
+    start, end = int(match.group("start")), match.group("end")
+    if len(end) == 2:
+        if int(end) <= start % 100:
+            return match.group(0)  # not a later year: left to the range rule
+        spoken_end = numbers.year(start // 100 * 100 + int(end)).split(" ", 1)[-1] if int(end) >= 10 \
+            else f"oh {numbers.cardinal(end)}"
+    else:
+        if int(end) <= start:
+            return match.group(0)
+        spoken_end = numbers.year(int(end))
+    return f"{numbers.year(start)} to {spoken_end}"
+
+
+def _speak_roman(match: re.Match[str]) -> str:
+    """"Henry VIII" -> "Henry the Eighth"; "World War II", "Chapter XII", "Rocky III" -> a
+    count ("World War Two"). Where the word before is not a name, the numeral is left alone."""
+    word, numeral = match.group("word", "numeral")
+    value = numbers.roman(numeral)
+    if value is None or word in _NOT_BEFORE_NUMERAL:
+        return match.group(0)
+    if len(numeral) == 1 and word not in COUNTED_BY_NUMERAL and (
+            word not in REGNAL_NAMES or (numeral == "I" and _PRONOUN_VERB_AFTER.match(match.string, match.end()))):
+        return match.group(0)
+    if word in REGNAL_NAMES and word not in COUNTED_BY_NUMERAL:
+        return f"{word} the {numbers.ordinal(str(value)).capitalize()}"
+    return f"{word} {numbers.cardinal(str(value))}"
 
 
 def _date(month: int, day: int, year: str | None) -> str:
@@ -454,6 +541,15 @@ def _speak_dimensions(match: re.Match[str]) -> str:
     return f"{numbers.number(first)}{first_unit} by {numbers.number(second)} {inches[second]}"
 
 
+def _speak_sides(match: re.Match[str]) -> str:
+    """'40 x 30 x 20 cm' -> "forty by thirty by twenty centimeters"; singular after an article
+    ("a 2 x 4 m sheet")."""
+    sides = re.split(r"\s?[x×]\s?", match.group("sides"))
+    singular, plural = UNITS[match.group("unit")]
+    unit = singular if _after_article(match) else _plural(sides[-1], singular, plural)
+    return " by ".join(numbers.number(side) for side in sides) + f" {unit}"
+
+
 def _speak_side_in_inches(match: re.Match[str]) -> str:
     """'12 in long', '3 in thick', and 'in.' with its period inside a sentence: '3.7 in. of rain'."""
     value = match.group("value")
@@ -542,11 +638,16 @@ RULES: tuple[Rule, ...] = (
                 r"(?P<fraction>\.\d+)?(?:\s?(?P<scale>thousand|million|billion|trillion|[kKmMbB][nN]?)\b)?"),
      _speak_money),
     (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
-                r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?"), _speak_time),
-    (re.compile(r"(?<![\w.:])(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>" + _MERIDIEM + ")"),
+                r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
+    (re.compile(r"(?<![\w.:])(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>" + _MERIDIEM + ")" + _ZONE),
      _speak_hour_meridiem),
     (re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])"), _speak_iso_date),
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])"), _speak_slash_date),
+    (re.compile(rf"\b(?P<first>{_WEEKDAY_ABBREVIATION})\.?\s?[-–]\s?(?P<last>{_WEEKDAY_ABBREVIATION})\b\.?"
+                rf"|\b(?P<first_month>{_MONTH_ABBREVIATION})\.?\s?[-–]\s?(?P<last_month>{_MONTH_ABBREVIATION})\b\.?"),
+     _speak_day_range),
+    (re.compile(r"(?<![\w.,$€£¥-])(?P<start>1[5-9]\d\d|20\d\d)[-–](?P<end>1[5-9]\d\d|20\d\d|\d\d)(?![\w-]|[.,:]\d)"),
+     _speak_year_range),
     (re.compile(rf"\b(?P<month>{_MONTH_NAME})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?(?!\d|:)\b"
                 r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_month_day),
     (re.compile(rf"(?<![\w.])(?P<the>\b[Tt]he\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?"
@@ -583,16 +684,20 @@ RULES: tuple[Rule, ...] = (
                 r"(?:\s(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END + ")?"), _speak_mixed_number),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})\s(?P<noun>" + "|".join(sorted(MEASURE_NOUNS))
                 + "|" + _UNIT_ALTERNATION + r")(?![\w/])"), _speak_fraction_of_measure),
+    (re.compile(r"(?<![\w.])(?P<sides>" + _NUM + r"(?:\s?[x×]\s?" + _NUM + r"){1,2})\s?(?P<unit>" + _UNIT_ALTERNATION
+                + r")" + _UNIT_END), _speak_sides),
     (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
      _speak_compound_measure),
     (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?(?P<unit>"
                 + _UNIT_ALTERNATION + r")" + _UNIT_END), _speak_unit),
     (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
+    (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")x(?!\w)"), lambda m: f"{numbers.number(m.group('value'))} times"),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_fraction),
     (re.compile(r"(?<![\w.,:-])(?P<low>" + _NUM + r")\s?[-–]\s?(?P<high>" + _NUM + r")(?![\w-]|[.,:]\d)"),
      _speak_range),
     (re.compile(r"(?<![\w.])[-−](?P<value>" + _NUM + r")"), _speak_signed_number),
     (re.compile(r"(?<![\w])#(?P<tag>[A-Za-z]\w*)"), _speak_hashtag),
+    (re.compile(r"\b(?P<word>[A-Z][a-z]+) (?P<numeral>[IVX]{1,6})\b(?!['’](?!s\b)\w|-\w)"), _speak_roman),
     *WORD_RULES,
     (re.compile(r"(?<![\d.,])" + _NUM + r"(?=[A-Z]\b)"), lambda m: numbers.number(m.group(0)) + " "),
     (re.compile(r"(?<![\d.,])" + _NUM), _speak_number),

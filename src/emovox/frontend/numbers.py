@@ -6,6 +6,8 @@ digit-by-digit reading for long or zero-padded strings) so every rule reads numb
 
 from __future__ import annotations
 
+import re
+
 from num2words import num2words
 
 #: Integers with more digits than this are read digit by digit (IDs, serials, junk).
@@ -73,3 +75,15 @@ def decimal(text: str) -> str:
 def number(text: str) -> str:
     """Cardinal or decimal, whichever the string is."""
     return decimal(text) if "." in text else cardinal(text)
+
+
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+_ROMAN_FORM = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+
+
+def roman(text: str) -> int | None:
+    """'VIII' -> 8; None where `text` is not a numeral in its usual form ('IIII', 'VX', '')."""
+    if not text or not _ROMAN_FORM.fullmatch(text):
+        return None
+    values = [_ROMAN_VALUES[ch] for ch in text]
+    return sum(-v if later > v else v for v, later in zip(values, values[1:] + [0]))
