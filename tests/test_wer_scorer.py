@@ -40,3 +40,12 @@ def test_a_word_split_in_two_is_still_an_error_when_the_halves_differ():
 
 def test_a_different_fraction_is_still_an_error():
     assert word_error_rate(["Add 1 1/2 cups."], "Add 1.25 cups.")[0] > 0
+
+
+def test_a_numeral_after_a_name_is_one_reading_however_written():
+    assert word_error_rate(["Henry VIII married Anne."], "Henry the Eighth married Anne.")[0] == 0
+    assert word_error_rate(["Henry VIII married Anne."], "Henry the 8th married Anne.")[0] == 0
+    assert word_error_rate(["Chapter XII covers World War II."], "Chapter 12 covers World War two.")[0] == 0
+    # a different numeral, or an ordinal that is not a name's, still counts
+    assert word_error_rate(["Henry VIII married Anne."], "Henry the Seventh married Anne.")[0] > 0
+    assert word_error_rate(["We paid the first bill."], "We paid 1 bill.")[0] > 0

@@ -5,7 +5,7 @@ Scoring follows the project's judging rules: Whisper's English normalizer on bot
 the best of several references (the written text and its spoken form), so "$3.50" and
 "three dollars fifty" both count as right. A few ASR formatting variants are folded too
 (3:30 vs 330, p.m. vs p m, 14th vs 14, 555-0142 vs 555 0142, (212) 555-0193 vs 212 555 0193,
-@ vs at, dot vs ., 12 kg vs 12 kilograms, help line vs helpline).
+@ vs at, dot vs ., 12 kg vs 12 kilograms, help line vs helpline, Henry VIII vs Henry the Eighth).
 """
 
 from __future__ import annotations
@@ -60,7 +60,29 @@ class Transcriber:
 _MIXED_FRACTIONS = {"1/2": ".5", "1/4": ".25", "3/4": ".75"}
 _SPOKEN_FRACTIONS = {"a half": ".5", "1 half": ".5", "a quarter": ".25", "1 quarter": ".25", "3 quarters": ".75"}
 
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+                  "eighteenth", "nineteenth", "twentieth")
+
+
+#: A capitalized word that can name a monarch or a numbered thing (not "On the first day").
+_NAME = r"\b(?!(?:On|In|At|Of|For|By|To|From|And|But|Or|The|An?|It|He|She|We|They|Was|Is|Are|Be)\b)([A-Z][a-z]+)"
+
+
+def _roman_after_name(match: re.Match[str]) -> str:
+    from emovox.frontend.numbers import roman
+
+    value = roman(match.group(2))
+    return f"{match.group(1)} {value}" if value else match.group(0)
+
+
 _PRE_FOLDS = (
+    # a numeral after a name, written or spoken: "Henry VIII", "Henry the Eighth", "Henry the
+    # 8th" and "World War II", "World War two" are one reading
+    (re.compile(_NAME + r" ([IVX]{2,6}|I)\b(?!')"), _roman_after_name),
+    (re.compile(_NAME + r",? the ((?i:" + "|".join(_ORDINAL_WORDS) + r"))\b"),
+     lambda m: f"{m.group(1)} {_ORDINAL_WORDS.index(m.group(2).lower()) + 1}"),
+    (re.compile(_NAME + r",? the (\d{1,2})(?:st|nd|rd|th)\b"), r"\1 \2"),
     (re.compile(r"\b(\d+) (" + "|".join(_MIXED_FRACTIONS) + r")\b"),
      lambda m: m.group(1) + _MIXED_FRACTIONS[m.group(2)]),
     # phone numbers, however grouped: "(212) 555-0193", "212 555 0193" and "212-555-0193" are
