@@ -131,6 +131,12 @@ CASES = [
      "It measures forty by thirty by twenty centimeters, on a two by four meter sheet."),
     ("Approx. 3x faster, at 620 kWh, near Ft. Worth.",
      "Approximately three times faster, at six hundred twenty kilowatt hours, near Fort Worth."),
+    # a state after a city without a ZIP code (but not "OK" or "HI", which are also words)
+    ("Born in Duluth, MN. Raised in Salem, OR, and fine, OK.",
+     "Born in Duluth, Minnesota. Raised in Salem, Oregon, and fine, OK."),
+    # an amount before its noun is singular; a range of hours before AM or PM; years and weeks
+    ("A $2.3 million grant and a $5 fee.", "A two point three million dollar grant and a five dollar fee."),
+    ("Open 2-4 p.m. after a 3-yr trial of 6 wks.", "Open two to four PM after a three-year trial of six weeks."),
 ]
 
 
@@ -177,6 +183,8 @@ ADVERSARIAL = {
     "sides": "1 x " * 25_000 + "cm",
     "day ranges": "Mon-" * 25_000,
     "year ranges": "1990-" * 20_000,
+    "hour ranges": "1-" * 50_000 + "pm",
+    "states": "a, MN " * 20_000,
 }
 
 

@@ -83,6 +83,10 @@ UNITS = {
     "hrs": ("hour", "hours"),
     "hr": ("hour", "hours"),
     "sec": ("second", "seconds"),
+    "wk": ("week", "weeks"),
+    "wks": ("week", "weeks"),
+    "yr": ("year", "years"),
+    "yrs": ("year", "years"),
     "tsp": ("teaspoon", "teaspoons"),
     "tbsp": ("tablespoon", "tablespoons"),
     "gal": ("gallon", "gallons"),
@@ -123,6 +127,9 @@ STATES = {
     "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
     "PR": "Puerto Rico",
 }
+#: Postal abbreviations that are also words people write in capitals ("Fine, OK."): read as a
+#: state only before a ZIP code.
+_STATES_ALSO_WORDS = frozenset({"OK", "HI"})
 #: What ends a street name; a number before such a name is a house number, read in pairs.
 STREET_TYPES = (
     "Street", "St", "Avenue", "Ave", "Road", "Rd", "Boulevard", "Blvd", "Lane", "Ln", "Drive", "Dr",
@@ -253,10 +260,12 @@ def _speak_money(match: re.Match[str]) -> str:
     sign, symbol, whole, fraction, scale = match.group("sign", "symbol", "whole", "fraction", "scale")
     one, many, cent, cents = CURRENCIES[symbol]
     minus = "minus " if sign else ""
+    # "a $2.3 million grant", "a $5 fee": the amount describes the noun, so its unit is singular
+    attributive = _after_article(match) and _NOUN_AFTER.match(match.string, match.end()) is not None
     if scale:
         amount = numbers.number(whole + (fraction or ""))
-        return f"{minus}{amount} {_SCALES[scale.lower()]} {many}"
-    unit = _plural(whole, one, many)
+        return f"{minus}{amount} {_SCALES[scale.lower()]} {one if attributive else many}"
+    unit = one if attributive and not fraction else _plural(whole, one, many)
     spoken = f"{minus}{numbers.cardinal(whole)} {unit}"
     if fraction and len(fraction) > 3:  # "$0.125": a plain decimal amount
         return f"{minus}{numbers.decimal(whole + fraction)} {many}"
@@ -284,7 +293,7 @@ def _speak_time(match: re.Match[str]) -> str:
     if h > 23 or m > 59:
         return match.group(0).replace(":", " ")
     if second and not meridiem and not match.group("zone") and int(second) < 60 \
-            and not _CLOCK_BEFORE.search(match.string, 0, match.start()):
+            and not _word_before(_CLOCK_BEFORE, match):
         return _speak_duration(h, m, int(second))
     spoken = numbers.cardinal(str(h))
     if m == 0:
@@ -309,7 +318,9 @@ def _meridiem(match: re.Match[str]) -> str:
 
 
 def _speak_hour_meridiem(match: re.Match[str]) -> str:
-    return numbers.cardinal(match.group("hour")) + _meridiem(match)
+    """'9 a.m.', and a range of hours: '2-4 p.m.' is "two to four PM"."""
+    start = f"{numbers.cardinal(match.group('from_hour'))} to " if match.group("from_hour") else ""
+    return start + numbers.cardinal(match.group("hour")) + _meridiem(match)
 
 
 #: Words after which h:mm:ss is a clock ("at 10:15:30"); elsewhere it is a duration.
@@ -442,7 +453,7 @@ def _speak_unit(match: re.Match[str]) -> str:
     low, value, unit = match.group("low", "value", "unit")
     minus = "minus " if match.group("sign") else ""
     singular, plural = UNITS[unit]
-    attributive = _after_article(match) or (_DETERMINER_BEFORE.search(match.string, 0, match.start()) is not None
+    attributive = _after_article(match) or (_word_before(_DETERMINER_BEFORE, match)
                                             and _NOUN_AFTER.match(match.string, match.end()) is not None)
     start = f"{numbers.number(low)} to " if low else ""
     return f"{start}{minus}{numbers.number(value)} {singular if attributive else _plural(value, singular, plural)}"
@@ -454,13 +465,21 @@ def _speak_compound_measure(match: re.Match[str]) -> str:
     return f"{numbers.number(match.group('value'))}-{UNITS[match.group('unit')][0]}"
 
 
+#: How far back a rule looks for the word before a match: far enough for "until  " or "Every ",
+#: and bounded, so a text of many matches stays linear.
+_LOOKBACK = 16
 #: "a 512 GB drive", "an 8 km run": after an article the measure describes a noun, so its
 #: unit stays singular.
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+$")
 
 
 def _after_article(match: re.Match[str]) -> bool:
-    return _ARTICLE_BEFORE.search(match.string, 0, match.start()) is not None
+    return _word_before(_ARTICLE_BEFORE, match)
+
+
+def _word_before(pattern: re.Pattern[str], match: re.Match[str]) -> bool:
+    """Whether `pattern` (anchored with $) matches the text just before `match`."""
+    return pattern.search(match.string, max(0, match.start() - _LOOKBACK), match.start()) is not None
 
 #: "the 10 km loop", "each 5 lb bag": after a determiner the measure describes a noun only
 #: when a noun follows ("the 10 km were hard" counts); a word that cannot be that noun ends it.
@@ -639,8 +658,8 @@ RULES: tuple[Rule, ...] = (
      _speak_money),
     (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
                 r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
-    (re.compile(r"(?<![\w.:])(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>" + _MERIDIEM + ")" + _ZONE),
-     _speak_hour_meridiem),
+    (re.compile(r"(?<![\w.:-])(?:(?P<from_hour>1[0-2]|0?[1-9])\s?[-–]\s?)?(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>"
+                + _MERIDIEM + ")" + _ZONE), _speak_hour_meridiem),
     (re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])"), _speak_iso_date),
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])"), _speak_slash_date),
     (re.compile(rf"\b(?P<first>{_WEEKDAY_ABBREVIATION})\.?\s?[-–]\s?(?P<last>{_WEEKDAY_ABBREVIATION})\b\.?"
@@ -662,6 +681,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w'])'(?P<tens>[2-9]0)s\b"), _speak_short_decade),
     (re.compile(r"(?<![\w/])24/7(?![\w/])"), lambda m: "twenty-four seven"),
     (re.compile(r"\b(?P<state>[A-Z]{2})\s(?P<zip>\d{5})(?:-(?P<plus4>\d{4}))?(?![\d-])"), _speak_zip),
+    (re.compile(r"(?<=[a-z], )(?P<state>" + "|".join(s for s in STATES if s not in _STATES_ALSO_WORDS)
+                + r")(?=[.,;:!?)]|$)"), lambda m: STATES[m.group("state")]),
     (re.compile(r"(?<=\d )(?P<direction>[NSEW]|[NS][EW])\.?(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE + r"\b)"),
      lambda m: DIRECTIONS[m.group("direction")]),
     (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
