@@ -49,3 +49,19 @@ def test_a_numeral_after_a_name_is_one_reading_however_written():
     # a different numeral, or an ordinal that is not a name's, still counts
     assert word_error_rate(["Henry VIII married Anne."], "Henry the Seventh married Anne.")[0] > 0
     assert word_error_rate(["We paid the first bill."], "We paid 1 bill.")[0] > 0
+
+
+def test_fractions_dates_and_titles_as_whisper_may_write_them():
+    assert word_error_rate(["Ms. Abara paid 3/4 of the bill."], "Miz Abara paid three quarters of the bill.")[0] == 0
+    assert word_error_rate(["Cut by about 1/3 today."], "Cut by about one third today.")[0] == 0
+    assert word_error_rate(["Signed on the 14th of June."], "Signed on 14 June.")[0] == 0
+    assert word_error_rate(["Boards at 6:10 p.m."], "Boards at 6 10pm.")[0] == 0
+    # a different fraction or day is still wrong
+    assert word_error_rate(["Cut by about 1/3 today."], "Cut by about one quarter today.")[0] > 0
+    assert word_error_rate(["Signed on the 14th of June."], "Signed on 15 June.")[0] > 0
+
+
+def test_a_range_written_with_a_hyphen_is_the_range_spoken():
+    assert word_error_rate(["Open 2 to 4 p.m. daily."], "Open 2-4 pm daily.")[0] == 0
+    assert word_error_rate(["The nineteen seventy to seventy-one budget."], "The 1970-71 budget.")[0] == 0
+    assert word_error_rate(["Open 2 to 4 p.m. daily."], "Open 2-5 pm daily.")[0] > 0

@@ -76,6 +76,12 @@ def _roman_after_name(match: re.Match[str]) -> str:
     return f"{match.group(1)} {value}" if value else match.group(0)
 
 
+_FRACTION_DENOMINATORS = {"quarter": 4, "quarters": 4, "third": 3, "thirds": 3, "fifth": 5, "fifths": 5,
+                          "eighth": 8, "eighths": 8}
+_NUMERATORS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7"}
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
 _PRE_FOLDS = (
     # a numeral after a name, written or spoken: "Henry VIII", "Henry the Eighth", "Henry the
     # 8th" and "World War II", "World War two" are one reading
@@ -85,6 +91,14 @@ _PRE_FOLDS = (
     (re.compile(_NAME + r",? the (\d{1,2})(?:st|nd|rd|th)\b"), r"\1 \2"),
     (re.compile(r"\b(\d+) (" + "|".join(_MIXED_FRACTIONS) + r")\b"),
      lambda m: m.group(1) + _MIXED_FRACTIONS[m.group(2)]),
+    # a fraction written or spoken, "3/4" and "three quarters", "1/3" and "one third" (the
+    # normalizer would make "one third" "13rd"); not after "and", where a mixed number is folded
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])"), r"\1 over \2"),
+    (re.compile(r"(?<!\band )\b(?:[Oo]ne|[Aa]n?|1) (" + "|".join(_FRACTION_DENOMINATORS) + r")\b"),
+     lambda m: f"1 over {_FRACTION_DENOMINATORS[m.group(1)]}"),
+    (re.compile(r"(?<!\band )\b(" + "|".join(_NUMERATORS) + r"|[2-9]) (" + "|".join(_FRACTION_DENOMINATORS) + r")\b",
+                re.IGNORECASE),
+     lambda m: f"{_NUMERATORS.get(m.group(1).lower(), m.group(1))} over {_FRACTION_DENOMINATORS[m.group(2).lower()]}"),
     # phone numbers, however grouped: "(212) 555-0193", "212 555 0193" and "212-555-0193" are
     # one number (Whisper's normalizer drops parenthesized text and a group's leading zero)
     (re.compile(r"\((\d{3})\)\s?"), r"\1 "),
@@ -98,7 +112,14 @@ _PRE_FOLDS = (
     (re.compile(r"°\s?C\b"), " degrees celsius"),
     (re.compile(r"°\s?F\b"), " degrees fahrenheit"),
     (re.compile(r"@"), " at "),
+    (re.compile(r"(?<=\d)\s?([AaPp])\.?\s?[Mm]\b\.?"), r" \1m"),  # "6 10pm", "6:10 p.m."
+    (re.compile(r"\bMiz\b"), "Ms"),  # "Ms." as spoken
+    # a date's day, with or without "the" and "of": "the 14th of June" as Whisper writes "14 June"
+    (re.compile(r"\b(?:the )?(\d{1,2})(?:st|nd|rd|th)? of (" + "|".join(MONTHS) + r")\b", re.IGNORECASE), r"\1 \2"),
     (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
+    # a range, "2-4 p.m." or "1970-71", as it is spoken ("2 to 4", "1970 to 71"); other
+    # hyphenated digits (what is left of a phone number) are joined
+    (re.compile(r"(?<![\d-])(\d{1,2}|\d{4})[-–](\d{1,2})(?![\d-])"), r"\1 to \2"),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),
     (re.compile(r"(?<=\d):(?=\d\d)"), ""),
 )
@@ -107,6 +128,9 @@ _FOLDS = (
     (re.compile(r"\b(\d+) and (" + "|".join(_SPOKEN_FRACTIONS) + r")\b"),
      lambda m: m.group(1) + _SPOKEN_FRACTIONS[m.group(2)]),
     (re.compile(r"\bminus (?=\d)"), "-"),
+    # a fraction written or spoken: "3/4" and "3 quarters", "1/3" and "1 third" (after a number only)
+    (re.compile(r"\b(\d+) (" + "|".join(_FRACTION_DENOMINATORS) + r")\b"),
+     lambda m: f"{m.group(1)} over {_FRACTION_DENOMINATORS[m.group(2)]}"),
     (re.compile(r"(\d):(\d)"), r"\1\2"),
     (re.compile(r"\b([ap]) m\b"), r"\1m"),
     (re.compile(r"(\d+)(?:st|nd|rd|th)\b"), r"\1"),
