@@ -30,7 +30,7 @@ CASES = [
     ("Due 2026-07-04 at the latest.", "Due July fourth, twenty twenty-six at the latest."),
     ("She was born in 1999.", "She was born in nineteen ninety-nine."),
     ("Read the 2019 paper at 0600 hours, not at 1430 hrs.",
-     "Read the twenty nineteen paper at oh six hundred hours, not at fourteen thirty hours."),
+     "Read the twenty nineteen paper at zero six hundred hours, not at fourteen thirty hours."),
     ("Paid on the 23rd of September, due 4 May.", "Paid on the twenty-third of September, due the fourth of May."),
     ("Music of the 1980s.", "Music of the nineteen eighties."),
     # phone numbers

@@ -119,7 +119,7 @@ _PRE_FOLDS = (
     (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
     # a range, "2-4 p.m." or "1970-71", as it is spoken ("2 to 4", "1970 to 71"); other
     # hyphenated digits (what is left of a phone number) are joined
-    (re.compile(r"(?<![\d-])(\d{1,2}|\d{4})[-–](\d{1,2})(?![\d-])"), r"\1 to \2"),
+    (re.compile(r"(?<![\d-])(?<!\d )(\d{1,2}|\d{4})[-–](\d{1,2})(?![\d-]| \d)"), r"\1 to \2"),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),
     (re.compile(r"(?<=\d):(?=\d\d)"), ""),
 )

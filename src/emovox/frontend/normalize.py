@@ -576,9 +576,10 @@ def _speak_side_in_inches(match: re.Match[str]) -> str:
 
 
 def _speak_military_time(match: re.Match[str]) -> str:
-    """'0600 hours' is "oh six hundred hours", '1430 hours' "fourteen thirty hours"."""
+    """'0600 hours' is "zero six hundred hours", '1430 hours' "fourteen thirty hours". (The
+    other form, "oh six hundred", was heard "all six hundred" on four of five voices.)"""
     hour, minute = match.group("hour"), int(match.group("minute"))
-    spoken_hour = "zero zero" if hour == "00" else ("oh " if hour[0] == "0" else "") + numbers.cardinal(hour)
+    spoken_hour = "zero zero" if hour == "00" else ("zero " if hour[0] == "0" else "") + numbers.cardinal(hour)
     return f"{spoken_hour} {_clock_minutes(minute) if minute else 'hundred'} hours"
 
 
