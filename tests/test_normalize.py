@@ -34,8 +34,8 @@ CASES = [
     ("Paid on the 23rd of September, due 4 May.", "Paid on the twenty-third of September, due the fourth of May."),
     ("Music of the 1980s.", "Music of the nineteen eighties."),
     # phone numbers
-    ("Call me at 555-0142 now.", "Call me at five five five, zero one four two now."),
-    ("Dial (555) 123-4567 today.", "Dial five five five, one two three, four five six seven today."),
+    ("Call me at 555-0142 now.", "Call me at five five five, zero one four two, now."),
+    ("Dial (555) 123-4567 today.", "Dial five five five, one two three, four five six seven, today."),
     # units
     ("Keep going for 1.5 km and then 250 m.", "Keep going for one point five kilometers and then two hundred fifty meters."),
     ("It weighs 1 kg, not 2 kg.", "It weighs one kilogram, not two kilograms."),

@@ -435,12 +435,19 @@ def _speak_us_phone(match: re.Match[str]) -> str:
     area = match.group("area") or match.group("area_")
     groups = [g for g in (area, match.group("exchange"), match.group("line")) if g]
     prefix = "one, " if match.group("country") else ""
-    return prefix + ", ".join(numbers.digits(g) for g in groups)
+    return prefix + ", ".join(numbers.digits(g) for g in groups) + _break_after(match)
 
 
 def _speak_international_phone(match: re.Match[str]) -> str:
     groups = re.findall(r"\d+", match.group(0))
-    return "plus " + ", ".join(numbers.digits(g) for g in groups)
+    return "plus " + ", ".join(numbers.digits(g) for g in groups) + _break_after(match)
+
+
+def _break_after(match: re.Match[str]) -> str:
+    """A comma after a number read digit by digit when words go on after it ("call 555-0148
+    between 9 and 5"), as a reader pauses there: without it the digits ran into the next
+    words, and Whisper heard "between nine and five" as more of the number."""
+    return "," if re.match(r" [A-Za-z]", match.string[match.end():match.end() + 2]) else ""
 
 
 def _speak_percent(match: re.Match[str]) -> str:
