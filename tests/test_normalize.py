@@ -137,6 +137,20 @@ CASES = [
     # an amount before its noun is singular; a range of hours before AM or PM; years and weeks
     ("A $2.3 million grant and a $5 fee.", "A two point three million dollar grant and a five dollar fee."),
     ("Open 2-4 p.m. after a 3-yr trial of 6 wks.", "Open two to four PM after a three-year trial of six weeks."),
+    # years in pairs and eras; places in a document; rates; designations; fiscal years
+    ("It ran from 1774 to 1792, between 300 B.C. and A.D. 1500.",
+     "It ran from seventeen seventy-four to seventeen ninety-two, between three hundred B.C. and A.D. fifteen hundred."),
+    ("See Fig. 4 on p. 112 and pp. 10-12 of Vol. 3, No. 7.",
+     "See Figure four on page one hundred twelve and pages ten to twelve of Volume three, Number seven."),
+    ("It costs $12/month or $40/hr. in FY2025.",
+     "It costs twelve dollars a month or forty dollars an hour in fiscal year twenty twenty-five."),
+    ("Take I-95 past the C-130 and COVID-19 signs, or call the 1-800 number.",
+     "Take I ninety-five past the C one thirty and COVID nineteen signs, or call the one eight hundred number."),
+    # ranges of percentages and of times with AM and PM; counts in shorthand before a plural
+    ("Up 8-10% from 8 a.m.-6 p.m., with 250K copies and a 5K run.",
+     "Up eight to ten percent from eight AM to six PM, with two hundred fifty thousand copies and a five K run."),
+    # "a.k.a.", and no space put between a comma and its closing quote
+    ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
 ]
 
 
@@ -185,6 +199,11 @@ ADVERSARIAL = {
     "year ranges": "1990-" * 20_000,
     "hour ranges": "1-" * 50_000 + "pm",
     "states": "a, MN " * 20_000,
+    "designations": "A-1-" * 25_000,
+    "rates": "1/mo" * 25_000,
+    "eras": "AD 1 " * 20_000,
+    "year pairs": "from 1990 to " * 8_000,
+    "shorthand counts": "1K " * 33_000 + "copies",
 }
 
 

@@ -171,9 +171,21 @@ ABBREVIATIONS = {
 SPELLED_AFTER_THE = ("WHO",)
 #: Abbreviations read one way before a name and another way after one.
 TITLE_OR_PLACE = {"Dr": ("Doctor", "Drive"), "St": ("Saint", "Street")}
-_LATIN = {"e.g.": "for example", "i.e.": "that is"}
+_LATIN = {"e.g.": "for example", "i.e.": "that is", "a.k.a.": "also known as"}
 _WEEKDAY_ABBREVIATION = r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)"
 _MONTH_ABBREVIATION = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
+#: Abbreviations that name a place in a document, read before its number ("Fig. 4", "p. 112").
+REFERENCES = {"Fig": "Figure", "Figs": "Figures", "p": "page", "pp": "pages", "Vol": "Volume", "vol": "volume",
+              "No": "Number", "no": "number", "Nos": "Numbers", "Ch": "Chapter", "ch": "chapter", "Sec": "Section",
+              "Eq": "Equation", "Ex": "Example", "Art": "Article", "Para": "Paragraph"}
+#: What a rate is per, after an amount and a slash ("$12/month", "$1,750/mo", "$40/hr").
+PER = {"mo": "a month", "month": "a month", "yr": "a year", "year": "a year", "hr": "an hour", "hour": "an hour",
+       "wk": "a week", "week": "a week", "day": "a day", "night": "a night", "person": "per person",
+       "user": "per user", "seat": "per seat", "head": "per head"}
+#: A count's shorthand before a plural noun: "250K copies" is "two hundred fifty thousand copies"
+#: ("a 5K run" keeps its K).
+_COUNT_SCALES = {"K": "thousand", "k": "thousand", "M": "million", "B": "billion"}
+_YEAR = r"(?:1[1-9]\d\d|20\d\d)"
 #: Time zones said after a clock time ("11:00 a.m. EST"); espeak spells them.
 TIME_ZONES = ("EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "AKST", "HST", "ET", "CT", "MT", "PT",
               "GMT", "UTC", "BST", "CET", "CEST", "JST", "IST", "AEST")
@@ -358,6 +370,25 @@ def _speak_year_range(match: re.Match[str]) -> str:
     return f"{numbers.year(start)} to {spoken_end}"
 
 
+def _speak_year_pair(match: re.Match[str]) -> str:
+    """'from 1774 to 1792', 'between 1990 and 2005': both are years."""
+    word, first, conjunction, second = match.group("word", "first", "conjunction", "second")
+    return f"{word} {numbers.year(int(first))} {conjunction} {numbers.year(int(second))}"
+
+
+def _speak_era_year(match: re.Match[str]) -> str:
+    """'A.D. 1500', '1200 BC': a year, "fifteen hundred"; three digits or fewer stay a count."""
+    value = match.group("year") or match.group("year_")
+    spoken = numbers.year(int(value)) if len(value) == 4 else numbers.cardinal(value)
+    before, after = match.group("era_before") or "", match.group("era_after") or ""
+    return f"{before} {spoken}".strip() + (f" {after}" if after else "")
+
+
+def _speak_designation(match: re.Match[str]) -> str:
+    """'I-95', 'C-130', 'F-16', 'COVID-19', 'PG-13': the letters, then the number in pairs."""
+    return f"{match.group('letters')} {numbers.in_pairs(int(match.group('number')))}"
+
+
 def _speak_roman(match: re.Match[str]) -> str:
     """"Henry VIII" -> "Henry the Eighth"; "World War II", "Chapter XII", "Rocky III" -> a
     count ("World War Two"). Where the word before is not a name, the numeral is left alone."""
@@ -451,8 +482,10 @@ def _break_after(match: re.Match[str]) -> str:
 
 
 def _speak_percent(match: re.Match[str]) -> str:
+    """'17%', '-3%', and a range: '8-10%' is "eight to ten percent"."""
     minus = "minus " if match.group("sign") else ""
-    return f"{minus}{numbers.number(match.group('value'))} percent"
+    start = f"{numbers.number(match.group('low'))} to " if match.group("low") else ""
+    return f"{start}{minus}{numbers.number(match.group('value'))} percent"
 
 
 def _speak_unit(match: re.Match[str]) -> str:
@@ -658,6 +691,17 @@ WORD_RULES: tuple[Rule, ...] = (
 
 RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w@/.+-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.)[^\s<>\"']+"), _speak_url),
+    (re.compile(r"\b(?P<abbr>" + "|".join(REFERENCES) + r")\.\s?(?=\d)"), lambda m: REFERENCES[m.group("abbr")] + " "),
+    (re.compile(r"(?<=\d)\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
+     lambda m: " " + PER[m.group("per")]),
+    (re.compile(r"\bFY\s?'?(?P<year>\d{4}|\d{2})\b"),
+     lambda m: "fiscal year " + (numbers.year(int(m.group("year"))) if len(m.group("year")) == 4
+                                 else numbers.cardinal(m.group("year")))),
+    (re.compile(r"\b(?P<letters>[A-Z]{1,5})-(?P<number>[1-9]\d{0,3})\b(?![.,]\d|-\d)"), _speak_designation),
+    (re.compile(r"(?<![\w-])1-(?P<code>8\d\d)(?![\d-])"),  # a toll-free prefix alone: "the 1-800 number"
+     lambda m: "one " + ("eight hundred" if m.group("code") == "800" else numbers.digits(m.group("code")))),
+    (re.compile(r"(?<![\w.$€£¥])(?P<value>" + _NUM + r")(?P<scale>[KkMB])(?=\s+[a-z]+s\b)"),
+     lambda m: f"{numbers.number(m.group('value'))} {_COUNT_SCALES[m.group('scale')]}"),
     (re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])"), _speak_email),
     (re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|edu|gov|app|co\.uk)(?![\w-]|\.\w)"),
      _speak_url),
@@ -666,8 +710,9 @@ RULES: tuple[Rule, ...] = (
      _speak_money),
     (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
                 r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
-    (re.compile(r"(?<![\w.:-])(?:(?P<from_hour>1[0-2]|0?[1-9])\s?[-–]\s?)?(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>"
+    (re.compile(r"(?<![\w.:])(?<!\d-)(?:(?P<from_hour>1[0-2]|0?[1-9])\s?[-–]\s?)?(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>"
                 + _MERIDIEM + ")" + _ZONE), _speak_hour_meridiem),
+    (re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=[a-z])"), lambda m: " to "),  # "8 a.m.-6 p.m."
     (re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])"), _speak_iso_date),
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])"), _speak_slash_date),
     (re.compile(rf"\b(?P<first>{_WEEKDAY_ABBREVIATION})\.?\s?[-–]\s?(?P<last>{_WEEKDAY_ABBREVIATION})\b\.?"
@@ -681,6 +726,11 @@ RULES: tuple[Rule, ...] = (
                 rf"(?P<month>{_MONTH_NAME})\b"
                 r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_day_month),
     (re.compile(rf"\b(?P<month>{_MONTH_NAME})\s+(?P<year>\d{{4}})(?!\d)"), _speak_month_year),
+    (re.compile(r"\b(?P<word>[Ff]rom|[Bb]etween)\s+(?P<first>" + _YEAR + r")\s+(?P<conjunction>to|and|until|through|till)"
+                r"\s+(?P<second>" + _YEAR + r")(?![\d,.]\d|\s?%)\b"), _speak_year_pair),
+    (re.compile(r"(?:\b(?P<era_before>A\.D\.|AD)\s?(?P<year>\d{1,4})\b(?![.,]\d)"
+                r"|(?<![\w.,])(?P<year_>\d{1,4})\s?(?P<era_after>B\.C\.E\.|B\.C\.|BCE|BC|C\.E\.|CE|A\.D\.|AD)(?!\w))"),
+     _speak_era_year),
     (re.compile(r"\b(?P<word>[Ii]n|[Ss]ince|[Bb]y|[Ff]rom|[Uu]ntil|[Tt]ill|[Oo]f|[Yy]ear|[Dd]uring|[Bb]efore"
                 r"|[Aa]fter|[Aa]round|[Cc]irca|[Ii]nto|[Tt]hrough|[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Hh]is|[Hh]er|[Ii]ts|[Oo]ur"
                 r"|[Tt]heir|[Mm]y|[Yy]our)\s+(?P<year>1[1-9]\d\d|20\d\d)(?![\d,.]\d|\s?%)\b"),
@@ -700,7 +750,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w+])\+(?:\d{1,3})(?:[\s.-]\d{1,4}){2,5}(?![\d])"), _speak_international_phone),
     (re.compile(r"(?<![\w+(-])(?P<country>1[\s.-])?(?:\((?P<area>\d{3})\)\s?|(?P<area_>\d{3})[\s.-])?"
                 r"(?P<exchange>\d{3})-(?P<line>\d{4})(?![\d-])"), _speak_us_phone),
-    (re.compile(r"(?<![\w.])(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?%"), _speak_percent),
+    (re.compile(r"(?<![\w.])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?%"),
+     _speak_percent),
     (re.compile(r"(?<![\w.])(?P<first>" + _NUM + r")(?P<first_unit>\s?in\.?)?\s*(?:by|x|×)\s*(?P<second>" + _NUM
                 + r")\s?in\b(?:\.(?=\s+[a-z]))?"), _speak_dimensions),
     (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")\s?in(?:\.?(?=\s+(?:long|wide|tall|deep|high|thick|across)\b)"
@@ -767,7 +818,7 @@ def _drop_unspeakable(text: str) -> Normalized:
 def _tidy(text: str) -> str:
     text = re.sub(r"[ ]{2,}", " ", text)
     text = re.sub(r" +([,.!?;:])", r"\1", text)
-    text = re.sub(r"(?<=[,;:])(?=[^\s\d])", " ", text)
+    text = re.sub(r"(?<=[,;:])(?=[^\s\d\"'”’)])", " ", text)  # not before a closing quote
     return re.sub(r" *\n *", "\n", text).strip()
 
 
