@@ -185,6 +185,9 @@ PER = {"mo": "a month", "month": "a month", "yr": "a year", "year": "a year", "h
 #: A count's shorthand before a plural noun: "250K copies" is "two hundred fifty thousand copies"
 #: ("a 5K run" keeps its K).
 _COUNT_SCALES = {"K": "thousand", "k": "thousand", "M": "million", "B": "billion"}
+#: Words ending in "s" that are not a plural noun ("Unit 12B is ...").
+_NOT_PLURAL = r"(?:is|was|has|does|this|thus|yes|as|us|its|his|hers|ours|yours|theirs|plus|less|across|always|" \
+              r"perhaps|unless|whereas|besides|afterwards|towards|sometimes|needs|seems|goes|makes|takes|gets)\b"
 _YEAR = r"(?:1[1-9]\d\d|20\d\d)"
 #: Time zones said after a clock time ("11:00 a.m. EST"); espeak spells them.
 TIME_ZONES = ("EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "AKST", "HST", "ET", "CT", "MT", "PT",
@@ -700,7 +703,7 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"\b(?P<letters>[A-Z]{1,5})-(?P<number>[1-9]\d{0,3})\b(?![.,]\d|-\d)"), _speak_designation),
     (re.compile(r"(?<![\w-])1-(?P<code>8\d\d)(?![\d-])"),  # a toll-free prefix alone: "the 1-800 number"
      lambda m: "one " + ("eight hundred" if m.group("code") == "800" else numbers.digits(m.group("code")))),
-    (re.compile(r"(?<![\w.$€£¥])(?P<value>" + _NUM + r")(?P<scale>[KkMB])(?=\s+[a-z]+s\b)"),
+    (re.compile(r"(?<![\w.$€£¥])(?P<value>" + _NUM + r")(?P<scale>[KkMB])(?=\s+(?!" + _NOT_PLURAL + r")[a-z]{2,}s\b)"),
      lambda m: f"{numbers.number(m.group('value'))} {_COUNT_SCALES[m.group('scale')]}"),
     (re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])"), _speak_email),
     (re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|edu|gov|app|co\.uk)(?![\w-]|\.\w)"),
