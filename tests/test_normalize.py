@@ -150,6 +150,7 @@ CASES = [
     ("Up 8-10% from 8 a.m.-6 p.m., with 250K copies and a 5K run.",
      "Up eight to ten percent from eight AM to six PM, with two hundred fifty thousand copies and a five K run."),
     ("Unit 12B is on the 4th floor; 3M users joined.", "Unit twelve B is on the fourth floor; three million users joined."),
+    ("Meet in Conf. Rm. B of Bldg. 4.", "Meet in Conference Room B of Building four."),
     # "a.k.a.", and no space put between a comma and its closing quote
     ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
 ]

@@ -65,3 +65,8 @@ def test_a_range_written_with_a_hyphen_is_the_range_spoken():
     assert word_error_rate(["Open 2 to 4 p.m. daily."], "Open 2-4 pm daily.")[0] == 0
     assert word_error_rate(["The nineteen seventy to seventy-one budget."], "The 1970-71 budget.")[0] == 0
     assert word_error_rate(["Open 2 to 4 p.m. daily."], "Open 2-5 pm daily.")[0] > 0
+
+
+def test_a_minus_sign_written_as_an_en_dash():
+    assert word_error_rate(["Stored at -80°C."], "Stored at –80 degrees Celsius.")[0] == 0
+    assert word_error_rate(["Stored at -80°C."], "Stored at 80 degrees Celsius.")[0] > 0

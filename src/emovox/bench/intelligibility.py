@@ -108,7 +108,7 @@ _PRE_FOLDS = (
     (re.compile(r"\$(\d+) and \$0\.(\d\d)\b"), r"$\1.\2"),  # "$14 and $0.50", as Whisper may write $14.50
     (re.compile(r"\b[Oo](?=\d{3}\b)"), "0"),  # "oh six hundred hours" written "O600"
     (re.compile(r"\bninth\b", re.IGNORECASE), "nineth"),  # the normalizer knows "nineth" as 9th, not "ninth"
-    (re.compile(r"(?<![\w.-])[-−](?=\d)"), "minus "),  # the normalizer drops a written sign, keeps "minus"
+    (re.compile(r"(?<![\w.-])[-−–](?=\d)"), "minus "),  # the normalizer drops a written sign, keeps "minus"
     (re.compile(r"°\s?C\b"), " degrees celsius"),
     (re.compile(r"°\s?F\b"), " degrees fahrenheit"),
     (re.compile(r"@"), " at "),

@@ -152,7 +152,7 @@ TITLES = {
     "Mt": "Mount", "Gov": "Governor", "Sen": "Senator", "Rep": "Representative", "Pres": "President",
     "Maj": "Major", "Adm": "Admiral", "Cmdr": "Commander", "Cpl": "Corporal", "Pvt": "Private",
     "Det": "Detective", "Supt": "Superintendent", "Hon": "Honorable", "Fr": "Father", "Ft": "Fort",
-    "Pt": "Point",
+    "Pt": "Point", "Conf": "Conference", "Rm": "Room", "Bldg": "Building",
 }
 ABBREVIATIONS = {
     "Jr": "Junior", "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
