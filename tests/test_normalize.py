@@ -151,6 +151,7 @@ CASES = [
      "Up eight to ten percent from eight AM to six PM, with two hundred fifty thousand copies and a five K run."),
     ("Unit 12B is on the 4th floor; 3M users joined.", "Unit twelve B is on the fourth floor; three million users joined."),
     ("Meet in Conf. Rm. B of Bldg. 4.", "Meet in Conference Room B of Building four."),
+    ("Open 8 AM-6 PM and 10 PM-2 AM.", "Open eight AM to six PM and ten PM to two AM."),
     # "a.k.a.", and no space put between a comma and its closing quote
     ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
 ]

@@ -700,7 +700,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"\bFY\s?'?(?P<year>\d{4}|\d{2})\b"),
      lambda m: "fiscal year " + (numbers.year(int(m.group("year"))) if len(m.group("year")) == 4
                                  else numbers.cardinal(m.group("year")))),
-    (re.compile(r"\b(?P<letters>[A-Z]{1,5})-(?P<number>[1-9]\d{0,3})\b(?![.,]\d|-\d)"), _speak_designation),
+    (re.compile(r"\b(?![AP]M-)(?P<letters>[A-Z]{1,5})-(?P<number>[1-9]\d{0,3})\b(?![.,]\d|-\d)"),
+     _speak_designation),
     (re.compile(r"(?<![\w-])1-(?P<code>8\d\d)(?![\d-])"),  # a toll-free prefix alone: "the 1-800 number"
      lambda m: "one " + ("eight hundred" if m.group("code") == "800" else numbers.digits(m.group("code")))),
     (re.compile(r"(?<![\w.$€£¥])(?P<value>" + _NUM + r")(?P<scale>[KkMB])(?=\s+(?!" + _NOT_PLURAL + r")[a-z]{2,}s\b)"),
