@@ -690,6 +690,11 @@ WORD_RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<=\b[Tt]he )(?P<acronym>" + "|".join(SPELLED_AFTER_THE) + r")\b"),
      lambda m: " ".join(m.group("acronym"))),
     (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
+    # after the abbreviations above, whose words they may follow ("Bldg. II", "Mar., MN")
+    (re.compile(r"\b(?P<word>[A-Z][a-z]+) (?P<numeral>[IVX]{1,6})\b(?!['’](?!s\b)\w|-\w)"), _speak_roman),
+    (re.compile(r"\b(?P<city>[A-Z][a-z]+),\s?(?P<state>" + "|".join(s for s in STATES if s not in _STATES_ALSO_WORDS)
+                + r")(?=[.,;:!?)]|$)"), lambda m: f"{m.group('city')}, {STATES[m.group('state')]}"),
+    (re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=[a-z])"), lambda m: " to "),  # "8 a.m.-6 p.m."
 )
 
 RULES: tuple[Rule, ...] = (
@@ -716,7 +721,6 @@ RULES: tuple[Rule, ...] = (
                 r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
     (re.compile(r"(?<![\w.:])(?<!\d-)(?:(?P<from_hour>1[0-2]|0?[1-9])\s?[-–]\s?)?(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>"
                 + _MERIDIEM + ")" + _ZONE), _speak_hour_meridiem),
-    (re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=[a-z])"), lambda m: " to "),  # "8 a.m.-6 p.m."
     (re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])"), _speak_iso_date),
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])"), _speak_slash_date),
     (re.compile(rf"\b(?P<first>{_WEEKDAY_ABBREVIATION})\.?\s?[-–]\s?(?P<last>{_WEEKDAY_ABBREVIATION})\b\.?"
@@ -743,8 +747,6 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w'])'(?P<tens>[2-9]0)s\b"), _speak_short_decade),
     (re.compile(r"(?<![\w/])24/7(?![\w/])"), lambda m: "twenty-four seven"),
     (re.compile(r"\b(?P<state>[A-Z]{2})\s(?P<zip>\d{5})(?:-(?P<plus4>\d{4}))?(?![\d-])"), _speak_zip),
-    (re.compile(r"(?<=[a-z], )(?P<state>" + "|".join(s for s in STATES if s not in _STATES_ALSO_WORDS)
-                + r")(?=[.,;:!?)]|$)"), lambda m: STATES[m.group("state")]),
     (re.compile(r"(?<=\d )(?P<direction>[NSEW]|[NS][EW])\.?(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE + r"\b)"),
      lambda m: DIRECTIONS[m.group("direction")]),
     (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
@@ -781,7 +783,6 @@ RULES: tuple[Rule, ...] = (
      _speak_range),
     (re.compile(r"(?<![\w.])[-−](?P<value>" + _NUM + r")"), _speak_signed_number),
     (re.compile(r"(?<![\w])#(?P<tag>[A-Za-z]\w*)"), _speak_hashtag),
-    (re.compile(r"\b(?P<word>[A-Z][a-z]+) (?P<numeral>[IVX]{1,6})\b(?!['’](?!s\b)\w|-\w)"), _speak_roman),
     *WORD_RULES,
     (re.compile(r"(?<![\d.,])" + _NUM + r"(?=[A-Z]\b)"), lambda m: numbers.number(m.group(0)) + " "),
     (re.compile(r"(?<![\d.,])" + _NUM), _speak_number),
