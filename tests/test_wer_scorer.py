@@ -20,6 +20,19 @@ from emovox.bench.intelligibility import word_error_rate
     ("Add 1 1/2 cups of milk and 2 3/4 cups of flour.",
      "Add 1 and 1 half cups of milk and two and three quarters cups of flour."),
     ("Keep 12 kg of ice at -78°C for 90 min.", "Keep twelve kilograms of ice at minus 78 degrees Celsius for 90 minutes."),
+    # a numeral after a name, however written
+    ("Henry VIII married Anne.", "Henry the Eighth married Anne."),
+    ("Henry VIII married Anne.", "Henry the 8th married Anne."),
+    ("Chapter XII covers World War II.", "Chapter 12 covers World War two."),
+    # fractions, dates, times and titles as Whisper may write them
+    ("Ms. Abara paid 3/4 of the bill.", "Miz Abara paid three quarters of the bill."),
+    ("Cut by about 1/3 today.", "Cut by about one third today."),
+    ("Signed on the 14th of June.", "Signed on 14 June."),
+    ("Boards at 6:10 p.m.", "Boards at 6 10pm."),
+    # a range written with a hyphen is the range spoken; an en dash before a number is a minus
+    ("Open 2 to 4 p.m. daily.", "Open 2-4 pm daily."),
+    ("The nineteen seventy to seventy-one budget.", "The 1970-71 budget."),
+    ("Stored at -80°C.", "Stored at –80 degrees Celsius."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):
     assert word_error_rate([written], heard)[0] == 0.0
@@ -42,31 +55,14 @@ def test_a_different_fraction_is_still_an_error():
     assert word_error_rate(["Add 1 1/2 cups."], "Add 1.25 cups.")[0] > 0
 
 
-def test_a_numeral_after_a_name_is_one_reading_however_written():
-    assert word_error_rate(["Henry VIII married Anne."], "Henry the Eighth married Anne.")[0] == 0
-    assert word_error_rate(["Henry VIII married Anne."], "Henry the 8th married Anne.")[0] == 0
-    assert word_error_rate(["Chapter XII covers World War II."], "Chapter 12 covers World War two.")[0] == 0
-    # a different numeral, or an ordinal that is not a name's, still counts
-    assert word_error_rate(["Henry VIII married Anne."], "Henry the Seventh married Anne.")[0] > 0
-    assert word_error_rate(["We paid the first bill."], "We paid 1 bill.")[0] > 0
 
-
-def test_fractions_dates_and_titles_as_whisper_may_write_them():
-    assert word_error_rate(["Ms. Abara paid 3/4 of the bill."], "Miz Abara paid three quarters of the bill.")[0] == 0
-    assert word_error_rate(["Cut by about 1/3 today."], "Cut by about one third today.")[0] == 0
-    assert word_error_rate(["Signed on the 14th of June."], "Signed on 14 June.")[0] == 0
-    assert word_error_rate(["Boards at 6:10 p.m."], "Boards at 6 10pm.")[0] == 0
-    # a different fraction or day is still wrong
-    assert word_error_rate(["Cut by about 1/3 today."], "Cut by about one quarter today.")[0] > 0
-    assert word_error_rate(["Signed on the 14th of June."], "Signed on 15 June.")[0] > 0
-
-
-def test_a_range_written_with_a_hyphen_is_the_range_spoken():
-    assert word_error_rate(["Open 2 to 4 p.m. daily."], "Open 2-4 pm daily.")[0] == 0
-    assert word_error_rate(["The nineteen seventy to seventy-one budget."], "The 1970-71 budget.")[0] == 0
-    assert word_error_rate(["Open 2 to 4 p.m. daily."], "Open 2-5 pm daily.")[0] > 0
-
-
-def test_a_minus_sign_written_as_an_en_dash():
-    assert word_error_rate(["Stored at -80°C."], "Stored at –80 degrees Celsius.")[0] == 0
-    assert word_error_rate(["Stored at -80°C."], "Stored at 80 degrees Celsius.")[0] > 0
+@pytest.mark.parametrize(("written", "heard"), [
+    ("Henry VIII married Anne.", "Henry the Seventh married Anne."),  # another numeral
+    ("We paid the first bill.", "We paid 1 bill."),  # an ordinal that is not a name's
+    ("Cut by about 1/3 today.", "Cut by about one quarter today."),
+    ("Signed on the 14th of June.", "Signed on 15 June."),
+    ("Open 2 to 4 p.m. daily.", "Open 2-5 pm daily."),
+    ("Stored at -80°C.", "Stored at 80 degrees Celsius."),
+])
+def test_what_a_fold_joins_still_counts_when_the_words_differ(written, heard):
+    assert word_error_rate([written], heard)[0] > 0

@@ -18,6 +18,9 @@ from functools import cached_property
 
 import numpy as np
 
+from emovox.frontend import numbers
+from emovox.frontend.normalize import MONTHS
+
 ASR_SAMPLE_RATE = 16_000
 
 
@@ -60,9 +63,7 @@ class Transcriber:
 _MIXED_FRACTIONS = {"1/2": ".5", "1/4": ".25", "3/4": ".75"}
 _SPOKEN_FRACTIONS = {"a half": ".5", "1 half": ".5", "a quarter": ".25", "1 quarter": ".25", "3 quarters": ".75"}
 
-_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-                  "eighteenth", "nineteenth", "twentieth")
+_ORDINAL_WORDS = tuple(numbers.ordinal(str(n)) for n in range(1, 21))  # "first" ... "twentieth"
 
 
 #: A capitalized word that can name a monarch or a numbered thing (not "On the first day").
@@ -70,17 +71,13 @@ _NAME = r"\b(?!(?:On|In|At|Of|For|By|To|From|And|But|Or|The|An?|It|He|She|We|The
 
 
 def _roman_after_name(match: re.Match[str]) -> str:
-    from emovox.frontend.numbers import roman
-
-    value = roman(match.group(2))
+    value = numbers.roman(match.group(2))
     return f"{match.group(1)} {value}" if value else match.group(0)
 
 
 _FRACTION_DENOMINATORS = {"quarter": 4, "quarters": 4, "third": 3, "thirds": 3, "fifth": 5, "fifths": 5,
                           "eighth": 8, "eighths": 8}
 _NUMERATORS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7"}
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
 
 _PRE_FOLDS = (
     # a numeral after a name, written or spoken: "Henry VIII", "Henry the Eighth", "Henry the

@@ -402,7 +402,7 @@ def _speak_roman(match: re.Match[str]) -> str:
     if len(numeral) == 1 and word not in COUNTED_BY_NUMERAL and (
             word not in REGNAL_NAMES or (numeral == "I" and _PRONOUN_VERB_AFTER.match(match.string, match.end()))):
         return match.group(0)
-    if word in REGNAL_NAMES and word not in COUNTED_BY_NUMERAL:
+    if word in REGNAL_NAMES:
         return f"{word} the {numbers.ordinal(str(value)).capitalize()}"
     return f"{word} {numbers.cardinal(str(value))}"
 
