@@ -11,7 +11,9 @@ stops at the first body byte of a pcm stream.
 Rows: for each voice, one client asking in turn (`--repeats` sentences of each length:
 under 30 characters, 30-100, 100-200), p50 and p95; then `--clients` clients asking back to
 back for `--seconds` (sentences of every length mixed), p50/p95 and the audio seconds
-delivered per second, and where their first audio's time went (the server's step metrics,
+delivered per second, with the opening (every client's first request, all sent in the same
+instant: the last one waits for every other's first step) and the steady state (the rest)
+also apart, and where their first audio's time went (the server's step metrics,
 server/metrics.py: the mean time a request's first step waited in line for the worker and
 ran, and the same for the streams' later steps). `--compare` runs everything again with streaming inside the models
 off (each sentence one piece, as before), in the same run.
@@ -97,6 +99,10 @@ def one_client(url: str, voice: str, sentences: dict[str, list[str]], repeats: i
 
 def many_clients(url: str, voice: str, sentences: dict[str, list[str]], clients: int, seconds: float,
                  emotion: str | None = None) -> dict:
+    """`clients` clients asking back to back, all starting in the same instant. Their first
+    requests (the opening) arrive together, so the last of them waits for every other's first
+    step whatever the order; from then on (steady) a request arrives as another's audio ends.
+    Both are reported, and all requests together."""
     mixed = [text for texts in itertools.zip_longest(*sentences.values()) for text in texts if text]
     deadline = time.perf_counter() + seconds
 
@@ -111,11 +117,18 @@ def many_clients(url: str, voice: str, sentences: dict[str, list[str]], clients:
 
     started = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-        results = [r for rows in pool.map(client, range(clients)) for r in rows]
+        by_client = list(pool.map(client, range(clients)))
     wall = time.perf_counter() - started
-    firsts = [first for status, first, *_ in results if status == 200]
-    return {"requests": len(results), "p50_ms": 1000 * statistics.median(firsts),
-            "p95_ms": 1000 * float(np.percentile(firsts, 95)),
+    results = [r for rows in by_client for r in rows]
+
+    def firsts(chosen: list[tuple[int, float, float, int]]) -> dict:
+        times = [first for status, first, *_ in chosen if status == 200]
+        return {"requests": len(chosen), "p50_ms": 1000 * statistics.median(times) if times else float("nan"),
+                "p95_ms": 1000 * float(np.percentile(times, 95)) if times else float("nan")}
+
+    return {**firsts(results),
+            "opening": firsts([rows[0] for rows in by_client if rows]),
+            "steady": firsts([r for rows in by_client for r in rows[1:]]),
             "audio_s_per_s": sum(size for *_, size in results) / 2 / PCM_RATE / wall,
             "errors": sum(1 for status, *_ in results if status != 200)}
 
@@ -156,6 +169,10 @@ def main() -> None:
                     print(f"| {voice} | {'on' if windowed else 'off'} | {args.clients} | mixed "
                           f"({row['requests']}) | {row['p50_ms']:.0f} / {row['p95_ms']:.0f} | | "
                           f"{row['audio_s_per_s']:.2f} | {row['errors']} |", flush=True)
+                    for part in ("opening", "steady"):
+                        print(f"| {voice} | {'on' if windowed else 'off'} | {args.clients} | {part} "
+                              f"({row[part]['requests']}) | {row[part]['p50_ms']:.0f} / {row[part]['p95_ms']:.0f} "
+                              f"| | | |", flush=True)
                     steps = row["steps"]
                     print(f"|   steps, mean ms: first waited {steps['first_wait_ms']:.0f}, ran "
                           f"{steps['first_run_ms']:.0f}; later waited {steps['later_wait_ms']:.0f}, ran "
