@@ -46,3 +46,21 @@ def test_concurrent_calls_give_the_same_result_as_serial_ones():
     with ThreadPoolExecutor(4) as pool:
         parallel = list(pool.map(g2p, texts))
     assert parallel == serial
+
+
+@pytest.mark.parametrize("text", ["Plan A is fine.", "The Q and A session.", "A Type A person.", "We need vitamin A.",
+                                  "Is it A or B?", "A T and T"])
+def test_a_capital_a_after_a_word_is_the_letter_not_the_article(text):
+    assert "ˈeɪ" in EnglishG2P()(text)
+
+
+@pytest.mark.parametrize("text", ["A dog barked.", "Read A Tale of Two Cities.", '"A dog," she said.'])
+def test_the_article_a_is_still_the_article(text):
+    assert EnglishG2P()(text).lstrip('"').startswith("ɹˈiːd ɐ" if text.startswith("Read") else "ɐ")
+
+
+def test_initials_with_a_keep_their_periods():
+    from emovox.frontend.g2p.letter_a import marked
+
+    assert marked("between three hundred B.C. and A.D. fifteen hundred, at A.M. time") == \
+        "between three hundred B.C. and A.D. fifteen hundred, at A.M. time"

@@ -152,6 +152,17 @@ CASES = [
     ("Unit 12B is on the 4th floor; 3M users joined.", "Unit twelve B is on the fourth floor; three million users joined."),
     ("Meet in Conf. Rm. B of Bldg. 4.", "Meet in Conference Room B of Building four."),
     ("Open 8 AM-6 PM and 10 PM-2 AM.", "Open eight AM to six PM and ten PM to two AM."),
+    # a month's abbreviation before a year; blood pressure; pages after a count; a unit after a
+    # scale word; Canadian provinces after a city; letters joined by "&"; tripled letters
+    ("Filed in Feb. 2023, it ran to 340 pp. in 6.4 billion km.",
+     "Filed in February twenty twenty-three, it ran to three hundred forty pages in six point four billion kilometers."),
+    ("Her blood pressure was 120/80, then 128/82 mmHg.",
+     "Her blood pressure was one hundred twenty over eighty, then one hundred twenty-eight over eighty-two millimeters "
+     "of mercury."),
+    ("He moved to Montreal, QC, and Toronto, ON.", "He moved to Montreal, Quebec, and Toronto, ON."),
+    ("The Q&A on R&D at AT&T.", "The Q and A on R and D at A T and T."),
+    ("Buy AAA batteries at the IEEE expo, not III or AAAA.",
+     "Buy triple A batteries at the I triple E expo, not III or AAAA."),
     # "a.k.a.", and no space put between a comma and its closing quote
     ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
 ]
@@ -207,6 +218,12 @@ ADVERSARIAL = {
     "eras": "AD 1 " * 20_000,
     "year pairs": "from 1990 to " * 8_000,
     "shorthand counts": "1K " * 33_000 + "copies",
+    "tripled letters": "AAAB" * 25_000,
+    "ampersands": "A&" * 50_000,
+    "pressures": "120/80" * 16_000 + " mmHg",
+    "pages": "1 pp." * 20_000,
+    "scaled units": "1 million " * 10_000 + "km",
+    "month years": "Feb. " * 20_000 + "2023",
 }
 
 

@@ -33,6 +33,10 @@ from emovox.bench.intelligibility import word_error_rate
     ("Open 2 to 4 p.m. daily.", "Open 2-4 pm daily."),
     ("The nineteen seventy to seventy-one budget.", "The 1970-71 budget."),
     ("Stored at -80°C.", "Stored at –80 degrees Celsius."),
+    # letters as said: "&" is "and", a tripled letter is "triple"
+    ("The Q&A session at the IEEE expo.", "The Q and A session at the I triple E expo."),
+    ("Buy AAA batteries.", "Buy triple A batteries."),
+    ("It was one hundred twenty over eighty-two millimeters of mercury.", "It was 120 over 82 mm of mercury."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):
     assert word_error_rate([written], heard)[0] == 0.0
@@ -63,6 +67,8 @@ def test_a_different_fraction_is_still_an_error():
     ("Signed on the 14th of June.", "Signed on 15 June."),
     ("Open 2 to 4 p.m. daily.", "Open 2-5 pm daily."),
     ("Stored at -80°C.", "Stored at 80 degrees Celsius."),
+    ("Buy AAA batteries.", "Buy triple B batteries."),
+    ("The Q&A session.", "The Q and E session."),
 ])
 def test_what_a_fold_joins_still_counts_when_the_words_differ(written, heard):
     assert word_error_rate([written], heard)[0] > 0

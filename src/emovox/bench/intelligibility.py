@@ -106,9 +106,12 @@ _PRE_FOLDS = (
     (re.compile(r"\b[Oo](?=\d{3}\b)"), "0"),  # "oh six hundred hours" written "O600"
     (re.compile(r"\bninth\b", re.IGNORECASE), "nineth"),  # the normalizer knows "nineth" as 9th, not "ninth"
     (re.compile(r"(?<![\w.-])[-−–](?=\d)"), "minus "),  # the normalizer drops a written sign, keeps "minus"
+    (re.compile(r"(?<=\d)\s?mm\b"), " millimeters"),  # Whisper's normalizer drops "mm" as a filler
     (re.compile(r"°\s?C\b"), " degrees celsius"),
     (re.compile(r"°\s?F\b"), " degrees fahrenheit"),
     (re.compile(r"@"), " at "),
+    (re.compile(r"(?<=\w)\s?&\s?(?=\w)"), " and "),  # "Q&A" and "Q and A"
+    (re.compile(r"\btriple ([A-Za-z])\b", re.IGNORECASE), lambda m: m.group(1) * 3),  # "triple A", "AAA"
     (re.compile(r"(?<=\d)\s?([AaPp])\.?\s?[Mm]\b\.?"), r" \1m"),  # "6 10pm", "6:10 p.m."
     (re.compile(r"\bMiz\b"), "Ms"),  # "Ms." as spoken
     # a date's day, with or without "the" and "of": "the 14th of June" as Whisper writes "14 June"

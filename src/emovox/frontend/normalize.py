@@ -97,6 +97,7 @@ UNITS = {
     "sq m": ("square meter", "square meters"),
     "sq km": ("square kilometer", "square kilometers"),
     "sq mi": ("square mile", "square miles"),
+    "mmHg": ("millimeter of mercury", "millimeters of mercury"),
 }
 #: Units that are also common words: read as units only after a measurement in feet
 #: ("5 ft 6 in"), never after a bare number ("born in 1990", "2 in 3 people").
@@ -127,9 +128,17 @@ STATES = {
     "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
     "PR": "Puerto Rico",
 }
+#: Canadian provinces and territories, read as their names after a city ("Montreal, QC").
+#: "ON" is left out: it is also a word people write in capitals.
+PROVINCES = {
+    "AB": "Alberta", "BC": "British Columbia", "MB": "Manitoba", "NB": "New Brunswick",
+    "NL": "Newfoundland and Labrador", "NS": "Nova Scotia", "NT": "Northwest Territories", "NU": "Nunavut",
+    "PE": "Prince Edward Island", "QC": "Quebec", "SK": "Saskatchewan", "YT": "Yukon",
+}
 #: Postal abbreviations that are also words people write in capitals ("Fine, OK."): read as a
 #: state only before a ZIP code.
 _STATES_ALSO_WORDS = frozenset({"OK", "HI"})
+_REGIONS_AFTER_A_CITY = {**{code: name for code, name in STATES.items() if code not in _STATES_ALSO_WORDS}, **PROVINCES}
 #: What ends a street name; a number before such a name is a house number, read in pairs.
 STREET_TYPES = (
     "Street", "St", "Avenue", "Ave", "Road", "Rd", "Boulevard", "Blvd", "Lane", "Ln", "Drive", "Dr",
@@ -392,6 +401,15 @@ def _speak_designation(match: re.Match[str]) -> str:
     return f"{match.group('letters')} {numbers.in_pairs(int(match.group('number')))}"
 
 
+def _speak_tripled_letter(match: re.Match[str]) -> str:
+    """'AAA' is "triple A" and 'IEEE' "I triple E", as people say them; espeak-ng spelled them
+    out letter by letter, and Whisper heard "AA" and "IE" from every voice."""
+    before, letter, after = match.group("before", "letter", "after")
+    if before.endswith(letter):  # four or more of a letter: a shout, not an initialism
+        return match.group(0)
+    return " ".join(part for part in (before, f"triple {letter}", after) if part)
+
+
 def _speak_roman(match: re.Match[str]) -> str:
     """"Henry VIII" -> "Henry the Eighth"; "World War II", "Chapter XII", "Rocky III" -> a
     count ("World War Two"). Where the word before is not a name, the numeral is left alone."""
@@ -491,14 +509,29 @@ def _speak_percent(match: re.Match[str]) -> str:
     return f"{start}{minus}{numbers.number(match.group('value'))} percent"
 
 
+#: What a reading of two numbers over each other follows: "blood pressure was 128/82".
+_PRESSURE_BEFORE = re.compile(r"\b(?:pressure|BP)(?:\s+(?:was|is|of|at|reads|read|reading|measured|now))*\s+$")
+
+
+def _speak_blood_pressure(match: re.Match[str]) -> str:
+    """'128/82 mmHg', or '120/80' after 'blood pressure': 'one hundred twenty-eight over
+    eighty-two'. Any other pair of numbers with a slash is left to the rules after."""
+    if not match.group("unit") and not _word_before(_PRESSURE_BEFORE, match):
+        return match.group(0)
+    spoken = f"{numbers.number(match.group('high'))} over {numbers.number(match.group('low'))}"
+    return f"{spoken} millimeters of mercury" if match.group("unit") else spoken
+
+
 def _speak_unit(match: re.Match[str]) -> str:
-    """'5 km', '-4°C', and a range of them: '10-15 km' is 'ten to fifteen kilometers'."""
+    """'5 km', '-4°C', '6.4 billion km', and a range of them: '10-15 km' is 'ten to fifteen kilometers'."""
     low, value, unit = match.group("low", "value", "unit")
     minus = "minus " if match.group("sign") else ""
     singular, plural = UNITS[unit]
     attributive = _after_article(match) or (_word_before(_DETERMINER_BEFORE, match)
                                             and _NOUN_AFTER.match(match.string, match.end()) is not None)
     start = f"{numbers.number(low)} to " if low else ""
+    if match.group("scale"):  # "6.4 billion km": a count of millions is many
+        return f"{start}{minus}{numbers.number(value)} {match.group('scale')} {singular if attributive else plural}"
     return f"{start}{minus}{numbers.number(value)} {singular if attributive else _plural(value, singular, plural)}"
 
 
@@ -692,14 +725,17 @@ WORD_RULES: tuple[Rule, ...] = (
     (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
     # after the abbreviations above, whose words they may follow ("Bldg. II", "Mar., MN")
     (re.compile(r"\b(?P<word>[A-Z][a-z]+) (?P<numeral>[IVX]{1,6})\b(?!['’](?!s\b)\w|-\w)"), _speak_roman),
-    (re.compile(r"\b(?P<city>[A-Z][a-z]+),\s?(?P<state>" + "|".join(s for s in STATES if s not in _STATES_ALSO_WORDS)
-                + r")(?=[.,;:!?)]|$)"), lambda m: f"{m.group('city')}, {STATES[m.group('state')]}"),
+    (re.compile(r"\b(?P<city>[A-Z][a-z]+),\s?(?P<state>" + "|".join(_REGIONS_AFTER_A_CITY) + r")(?=[.,;:!?)]|$)"),
+     lambda m: f"{m.group('city')}, {_REGIONS_AFTER_A_CITY[m.group('state')]}"),
     (re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=[a-z])"), lambda m: " to "),  # "8 a.m.-6 p.m."
 )
 
 RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w@/.+-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.)[^\s<>\"']+"), _speak_url),
     (re.compile(r"\b(?P<abbr>" + "|".join(REFERENCES) + r")\.\s?(?=\d)"), lambda m: REFERENCES[m.group("abbr")] + " "),
+    (re.compile(r"(?<=\d)\s?pp\.(?P<end>(?=\s+[A-Z]|\s*$))?(?=[\s,;:!?)]|$)"),
+     lambda m: " pages." if m.group("end") is not None else " pages"),
+    (re.compile(r"(?<![\w/.])(?P<high>\d{2,3})/(?P<low>\d{2,3})(?P<unit>\s?mmHg\b)?(?![\w/])"), _speak_blood_pressure),
     (re.compile(r"(?<=\d)\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: " " + PER[m.group("per")]),
     (re.compile(r"\bFY\s?'?(?P<year>\d{4}|\d{2})\b"),
@@ -707,6 +743,11 @@ RULES: tuple[Rule, ...] = (
                                  else numbers.cardinal(m.group("year")))),
     (re.compile(r"\b(?![AP]M-)(?P<letters>[A-Z]{1,5})-(?P<number>[1-9]\d{0,3})\b(?![.,]\d|-\d)"),
      _speak_designation),
+    (re.compile(r"\b(?P<left>[A-Z]{1,3})\s?&\s?(?P<right>[A-Z]{1,3})\b"),  # Q&A, R&D, AT&T: letters
+     lambda m: f"{' '.join(m.group('left'))} and {' '.join(m.group('right'))}"),
+    (re.compile(r"\b(?![IVXLCDM]+\b)(?P<before>[A-Z]{0,3}?)(?P<letter>[A-Z])(?P=letter)(?P=letter)(?!(?P=letter))"
+                r"(?P<after>[A-Z]{0,3})\b"),  # AAA, IEEE: "triple A", "I triple E"
+     _speak_tripled_letter),
     (re.compile(r"(?<![\w-])1-(?P<code>8\d\d)(?![\d-])"),  # a toll-free prefix alone: "the 1-800 number"
      lambda m: "one " + ("eight hundred" if m.group("code") == "800" else numbers.digits(m.group("code")))),
     (re.compile(r"(?<![\w.$€£¥])(?P<value>" + _NUM + r")(?P<scale>[KkMB])(?=\s+(?!" + _NOT_PLURAL + r")[a-z]{2,}s\b)"),
@@ -733,7 +774,7 @@ RULES: tuple[Rule, ...] = (
     (re.compile(rf"(?<![\w.])(?P<the>\b[Tt]he\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?"
                 rf"(?P<month>{_MONTH_NAME})\b"
                 r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_day_month),
-    (re.compile(rf"\b(?P<month>{_MONTH_NAME})\s+(?P<year>\d{{4}})(?!\d)"), _speak_month_year),
+    (re.compile(rf"\b(?P<month>{_MONTH_NAME})\.?\s+(?P<year>\d{{4}})(?!\d)"), _speak_month_year),
     (re.compile(r"\b(?P<word>[Ff]rom|[Bb]etween)\s+(?P<first>" + _YEAR + r")\s+(?P<conjunction>to|and|until|through|till)"
                 r"\s+(?P<second>" + _YEAR + r")(?![\d,.]\d|\s?%)\b"), _speak_year_pair),
     (re.compile(r"(?:\b(?P<era_before>A\.D\.|AD)\s?(?P<year>\d{1,4})\b(?![.,]\d)"
@@ -774,8 +815,9 @@ RULES: tuple[Rule, ...] = (
                 + r")" + _UNIT_END), _speak_sides),
     (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
      _speak_compound_measure),
-    (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?(?P<unit>"
-                + _UNIT_ALTERNATION + r")" + _UNIT_END), _speak_unit),
+    (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")"
+                r"(?:\s(?P<scale>thousand|million|billion|trillion))?\s?(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
+     _speak_unit),
     (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
     (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")x(?!\w)"), lambda m: f"{numbers.number(m.group('value'))} times"),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_fraction),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from emovox.frontend.g2p import letter_a
 from emovox.frontend.g2p.espeak import Espeak
 
 #: espeak reduces "to" before a consonant to "tə", which the Kokoro voices blur into "the";
@@ -43,7 +44,7 @@ class EnglishG2P:
     def __call__(self, text: str) -> str:
         if self._espeak is None:
             self._espeak = Espeak.shared()
-        phonemes = self._espeak.phonemize(text, self.language)
+        phonemes = self._espeak.phonemize(letter_a.marked(text), self.language)
         for weak, careful in _CAREFUL_FORMS:
             phonemes = weak.sub(careful, phonemes)
         return phonemes

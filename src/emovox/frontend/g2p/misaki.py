@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 import threading
 
+from emovox.frontend.g2p import letter_a
+
 #: espeak-style IPA -> misaki's symbols, longest first.
 _IPA_TO_MISAKI = (
     ("eɪ", "A"), ("aɪ", "I"), ("aʊ", "W"), ("oʊ", "O"), ("əʊ", "O"), ("ɔɪ", "Y"),
@@ -44,7 +46,7 @@ class MisakiG2P:
         return self._g2p
 
     def __call__(self, text: str) -> str:
-        return self._loaded()(text, normalize_text=False)
+        return self._loaded()(letter_a.marked(text), normalize_text=False)
 
     @staticmethod
     def from_ipa(ipa: str) -> str:
