@@ -163,6 +163,15 @@ CASES = [
     ("The Q&A on R&D at AT&T.", "The Q and A on R and D at A T and T."),
     ("Buy AAA batteries at the IEEE expo, not III or AAAA.",
      "Buy triple A batteries at the I triple E expo, not III or AAAA."),
+    # an amount before its noun after "the"; a flight with its airline's code; points; gigawatts
+    ("Split the $45 cab fare; the $45 was stolen.",
+     "Split the forty-five dollar cab fare; the forty-five dollars was stolen."),
+    ("Flight DL 1407 made 1.2 GW and rates rose 0.25 pts.",
+     "Flight DL fourteen oh seven made one point two gigawatts and rates rose zero point two five points."),
+    # a long number that names something, digit by digit; a count stays a count
+    ("Invoice No. 20391 and Order #4471023 cover 20391 units.",
+     "Invoice Number two zero three nine one and Order Number four four seven one zero two three cover twenty thousand "
+     "three hundred ninety-one units."),
     # "a.k.a.", and no space put between a comma and its closing quote
     ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
 ]
@@ -224,6 +233,7 @@ ADVERSARIAL = {
     "pages": "1 pp." * 20_000,
     "scaled units": "1 million " * 10_000 + "km",
     "month years": "Feb. " * 20_000 + "2023",
+    "identifiers": "Invoice No. " * 10_000 + "12345",
 }
 
 

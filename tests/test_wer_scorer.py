@@ -37,6 +37,9 @@ from emovox.bench.intelligibility import word_error_rate
     ("The Q&A session at the IEEE expo.", "The Q and A session at the I triple E expo."),
     ("Buy AAA batteries.", "Buy triple A batteries."),
     ("It was one hundred twenty over eighty-two millimeters of mercury.", "It was 120 over 82 mm of mercury."),
+    # a possessive heard as a plural; a thousands group written short
+    ("The car's 0-60 time beat the CEO's.", "The cars 0-60 time beat the CEOs."),
+    ("Mount Everest is 29,032 ft tall.", "Mount Everest is 29,32 feet tall."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):
     assert word_error_rate([written], heard)[0] == 0.0
@@ -69,6 +72,8 @@ def test_a_different_fraction_is_still_an_error():
     ("Stored at -80°C.", "Stored at 80 degrees Celsius."),
     ("Buy AAA batteries.", "Buy triple B batteries."),
     ("The Q&A session.", "The Q and E session."),
+    ("The car's time.", "The car time."),
+    ("Mount Everest is 29,032 ft tall.", "Mount Everest is 29,33 feet tall."),
 ])
 def test_what_a_fold_joins_still_counts_when_the_words_differ(written, heard):
     assert word_error_rate([written], heard)[0] > 0

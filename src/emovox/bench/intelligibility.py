@@ -111,6 +111,12 @@ _PRE_FOLDS = (
     (re.compile(r"°\s?F\b"), " degrees fahrenheit"),
     (re.compile(r"@"), " at "),
     (re.compile(r"(?<=\w)\s?&\s?(?=\w)"), " and "),  # "Q&A" and "Q and A"
+    # a possessive and a plural sound the same ("the car's", "the cars"); Whisper's normalizer
+    # would make the possessive "car is" (contractions of pronouns are left to it)
+    (re.compile(r"\b(?!(?:it|he|she|that|what|there|here|who|where|let|how|when|why)'s\b)([A-Za-z]+)'s\b",
+                re.IGNORECASE), r"\1s"),
+    # a thousands group Whisper wrote short: "29,32" for "twenty-nine thousand thirty-two"
+    (re.compile(r"\b(\d{1,3}),(\d{1,2})(?![\d,])"), lambda m: f"{m.group(1)},{m.group(2).zfill(3)}"),
     (re.compile(r"\btriple ([A-Za-z])\b", re.IGNORECASE), lambda m: m.group(1) * 3),  # "triple A", "AAA"
     (re.compile(r"(?<=\d)\s?([AaPp])\.?\s?[Mm]\b\.?"), r" \1m"),  # "6 10pm", "6:10 p.m."
     (re.compile(r"\bMiz\b"), "Ms"),  # "Ms." as spoken

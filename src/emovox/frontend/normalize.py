@@ -76,6 +76,8 @@ UNITS = {
     "MWh": ("megawatt hour", "megawatt hours"),
     "mAh": ("milliamp hour", "milliamp hours"),
     "kW": ("kilowatt", "kilowatts"),
+    "MW": ("megawatt", "megawatts"),
+    "GW": ("gigawatt", "gigawatts"),
     "W": ("watt", "watts"),
     "V": ("volt", "volts"),
     "ms": ("millisecond", "milliseconds"),
@@ -83,6 +85,7 @@ UNITS = {
     "hrs": ("hour", "hours"),
     "hr": ("hour", "hours"),
     "sec": ("second", "seconds"),
+    "pts": ("point", "points"),
     "wk": ("week", "weeks"),
     "wks": ("week", "weeks"),
     "yr": ("year", "years"),
@@ -184,6 +187,10 @@ _LATIN = {"e.g.": "for example", "i.e.": "that is", "a.k.a.": "also known as"}
 _WEEKDAY_ABBREVIATION = r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)"
 _MONTH_ABBREVIATION = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
 #: Abbreviations that name a place in a document, read before its number ("Fig. 4", "p. 112").
+#: What a long number names rather than counts: it is read digit by digit ("Invoice 20391",
+#: "Order #4471023"; "twenty thousand three hundred ninety-one" was written "2391" by Whisper).
+IDENTIFIED_BY_NUMBER = ("Invoice", "invoice", "Order", "order", "Account", "account", "Case", "case", "Ticket",
+                        "ticket", "Serial", "serial", "Tracking", "tracking", "Confirmation", "confirmation")
 REFERENCES = {"Fig": "Figure", "Figs": "Figures", "p": "page", "pp": "pages", "Vol": "Volume", "vol": "volume",
               "No": "Number", "no": "number", "Nos": "Numbers", "Ch": "Chapter", "ch": "chapter", "Sec": "Section",
               "Eq": "Equation", "Ex": "Example", "Art": "Article", "Para": "Paragraph"}
@@ -284,8 +291,10 @@ def _speak_money(match: re.Match[str]) -> str:
     sign, symbol, whole, fraction, scale = match.group("sign", "symbol", "whole", "fraction", "scale")
     one, many, cent, cents = CURRENCIES[symbol]
     minus = "minus " if sign else ""
-    # "a $2.3 million grant", "a $5 fee": the amount describes the noun, so its unit is singular
-    attributive = _after_article(match) and _NOUN_AFTER.match(match.string, match.end()) is not None
+    # "a $2.3 million grant", "a $5 fee", "the $45 cab fare": the amount describes the noun,
+    # so its unit is singular
+    attributive = (_after_article(match) or _word_before(_DETERMINER_BEFORE, match)) \
+        and _NOUN_AFTER.match(match.string, match.end()) is not None
     if scale:
         amount = numbers.number(whole + (fraction or ""))
         return f"{minus}{amount} {_SCALES[scale.lower()]} {one if attributive else many}"
@@ -408,6 +417,13 @@ def _speak_tripled_letter(match: re.Match[str]) -> str:
     if before.endswith(letter):  # four or more of a letter: a shout, not an initialism
         return match.group(0)
     return " ".join(part for part in (before, f"triple {letter}", after) if part)
+
+
+def _speak_identifier(match: re.Match[str]) -> str:
+    """'No. 20391', 'Invoice #20391': a number of five digits or more that names something, read
+    digit by digit as people read it out."""
+    label = re.sub(r"\s?(?:No\.|#)$", " Number", match.group("label").strip()).strip()
+    return f"{'Number' if label in ('No.', '#', 'Number') else label} {numbers.digits(match.group('id'))}"
 
 
 def _speak_roman(match: re.Match[str]) -> str:
@@ -562,7 +578,8 @@ def _word_before(pattern: re.Pattern[str], match: re.Match[str]) -> bool:
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|The|this|This|that|That|each|Each|every|Every)\s+$")
 _NOUN_AFTER = re.compile(r"\s+(?!(?:of|in|on|at|to|from|for|with|by|per|and|or|but|than|that|which|who|was|were|is|"
                          r"are|be|had|has|have|will|would|can|could|took|left|away|long|wide|tall|deep|high|thick|"
-                         r"ahead|behind|later|earlier|up|down|each|more|less|a|an|the)\b)[a-z]+\b")
+                         r"ahead|behind|later|earlier|up|down|each|more|less|a|an|the|it|he|she|we|they|you|so|then|now|back|"
+                         r"off|out|over)\b)[a-z]+\b")
 
 
 def _speak_zip(match: re.Match[str]) -> str:
@@ -732,6 +749,8 @@ WORD_RULES: tuple[Rule, ...] = (
 
 RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w@/.+-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.)[^\s<>\"']+"), _speak_url),
+    (re.compile(r"\b(?P<label>(?:" + "|".join(IDENTIFIED_BY_NUMBER) + r")\s?(?:No\.|#)?|No\.|#)\s?(?P<id>\d{5,12})"
+                r"(?![\w,.]\d|\d)"), _speak_identifier),
     (re.compile(r"\b(?P<abbr>" + "|".join(REFERENCES) + r")\.\s?(?=\d)"), lambda m: REFERENCES[m.group("abbr")] + " "),
     (re.compile(r"(?<=\d)\s?pp\.(?P<end>(?=\s+[A-Z]|\s*$))?(?=[\s,;:!?)]|$)"),
      lambda m: " pages." if m.group("end") is not None else " pages"),
@@ -792,8 +811,9 @@ RULES: tuple[Rule, ...] = (
      lambda m: DIRECTIONS[m.group("direction")]),
     (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
                 + r"\b)"), _speak_house_number),
-    (re.compile(r"\b(?P<label>" + "|".join(map(re.escape, NUMBERED_PLACES)) + r") (?P<number>[1-9]\d{2,3})(?![\w]|[.,:/-]\d)"),
-     lambda m: f"{m.group('label')} {numbers.in_pairs(int(m.group('number')))}"),
+    (re.compile(r"\b(?P<label>" + "|".join(map(re.escape, NUMBERED_PLACES)) + r") (?P<code>[A-Z][A-Z0-9] )?"
+                r"(?P<number>[1-9]\d{2,3})(?![\w]|[.,:/-]\d)"),  # "Flight DL 1407": the airline's code, then pairs
+     lambda m: f"{m.group('label')} {m.group('code') or ''}{numbers.in_pairs(int(m.group('number')))}"),
     (re.compile(r"(?<![\w+])\+(?:\d{1,3})(?:[\s.-]\d{1,4}){2,5}(?![\d])"), _speak_international_phone),
     (re.compile(r"(?<![\w+(-])(?P<country>1[\s.-])?(?:\((?P<area>\d{3})\)\s?|(?P<area_>\d{3})[\s.-])?"
                 r"(?P<exchange>\d{3})-(?P<line>\d{4})(?![\d-])"), _speak_us_phone),
