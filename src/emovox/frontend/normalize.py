@@ -186,11 +186,11 @@ TITLE_OR_PLACE = {"Dr": ("Doctor", "Drive"), "St": ("Saint", "Street")}
 _LATIN = {"e.g.": "for example", "i.e.": "that is", "a.k.a.": "also known as"}
 _WEEKDAY_ABBREVIATION = r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)"
 _MONTH_ABBREVIATION = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
-#: Abbreviations that name a place in a document, read before its number ("Fig. 4", "p. 112").
 #: What a long number names rather than counts: it is read digit by digit ("Invoice 20391",
 #: "Order #4471023"; "twenty thousand three hundred ninety-one" was written "2391" by Whisper).
 IDENTIFIED_BY_NUMBER = ("Invoice", "invoice", "Order", "order", "Account", "account", "Case", "case", "Ticket",
                         "ticket", "Serial", "serial", "Tracking", "tracking", "Confirmation", "confirmation")
+#: Abbreviations that name a place in a document, read before its number ("Fig. 4", "p. 112").
 REFERENCES = {"Fig": "Figure", "Figs": "Figures", "p": "page", "pp": "pages", "Vol": "Volume", "vol": "volume",
               "No": "Number", "no": "number", "Nos": "Numbers", "Ch": "Chapter", "ch": "chapter", "Sec": "Section",
               "Eq": "Equation", "Ex": "Example", "Art": "Article", "Para": "Paragraph"}
@@ -422,8 +422,9 @@ def _speak_tripled_letter(match: re.Match[str]) -> str:
 def _speak_identifier(match: re.Match[str]) -> str:
     """'No. 20391', 'Invoice #20391': a number of five digits or more that names something, read
     digit by digit as people read it out."""
-    label = re.sub(r"\s?(?:No\.|#)$", " Number", match.group("label").strip()).strip()
-    return f"{'Number' if label in ('No.', '#', 'Number') else label} {numbers.digits(match.group('id'))}"
+    name, said_number = match.group("name"), match.group("mark") or match.group("number")
+    label = " ".join(word for word in (name, "Number" if said_number else "") if word)
+    return f"{label} {numbers.digits(match.group('id'))}"
 
 
 def _speak_roman(match: re.Match[str]) -> str:
@@ -749,8 +750,8 @@ WORD_RULES: tuple[Rule, ...] = (
 
 RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w@/.+-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.)[^\s<>\"']+"), _speak_url),
-    (re.compile(r"\b(?P<label>(?:" + "|".join(IDENTIFIED_BY_NUMBER) + r")\s?(?:No\.|#)?|No\.|#)\s?(?P<id>\d{5,12})"
-                r"(?![\w,.]\d|\d)"), _speak_identifier),
+    (re.compile(r"\b(?:(?P<name>" + "|".join(IDENTIFIED_BY_NUMBER) + r")\s?(?P<mark>No\.|#)?|(?P<number>No\.))"
+                r"\s?(?P<id>\d{5,12})(?![\w,.]\d|\d)"), _speak_identifier),
     (re.compile(r"\b(?P<abbr>" + "|".join(REFERENCES) + r")\.\s?(?=\d)"), lambda m: REFERENCES[m.group("abbr")] + " "),
     (re.compile(r"(?<=\d)\s?pp\.(?P<end>(?=\s+[A-Z]|\s*$))?(?=[\s,;:!?)]|$)"),
      lambda m: " pages." if m.group("end") is not None else " pages"),
