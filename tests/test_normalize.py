@@ -172,6 +172,10 @@ CASES = [
     ("Invoice No. 20391 and Order #4471023 cover 20391 units.",
      "Invoice Number two zero three nine one and Order Number four four seven one zero two three cover twenty thousand "
      "three hundred ninety-one units."),
+    # a listing's bedrooms and baths; a phone extension; an amount before a capitalized noun
+    ("The 2BR unit has 1 BA; ask for Ext. 3127 about a $2.5M NIH grant.",
+     "The two bedroom unit has one bath; ask for extension three one two seven about a two point five million dollar "
+     "NIH grant."),
     # "a.k.a.", and no space put between a comma and its closing quote
     ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
 ]
@@ -234,6 +238,7 @@ ADVERSARIAL = {
     "scaled units": "1 million " * 10_000 + "km",
     "month years": "Feb. " * 20_000 + "2023",
     "identifiers": "Invoice No. " * 10_000 + "12345",
+    "extensions": "ext. " * 20_000 + "1",
 }
 
 

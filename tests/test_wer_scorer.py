@@ -40,6 +40,8 @@ from emovox.bench.intelligibility import word_error_rate
     # a possessive heard as a plural; a thousands group written short
     ("The car's 0-60 time beat the CEO's.", "The cars 0-60 time beat the CEOs."),
     ("Mount Everest is 29,032 ft tall.", "Mount Everest is 29,32 feet tall."),
+    ("The library's hours.", "The libraries hours."),
+    ("The bill passed the House 218 to 214 late Wednesday night.", "The bill passed the House 218-214 late Wednesday night."),
 ])
 def test_formatting_variants_are_not_errors(written, heard):
     assert word_error_rate([written], heard)[0] == 0.0
@@ -74,6 +76,7 @@ def test_a_different_fraction_is_still_an_error():
     ("The Q&A session.", "The Q and E session."),
     ("The car's time.", "The car time."),
     ("Mount Everest is 29,032 ft tall.", "Mount Everest is 29,33 feet tall."),
+    ("The bill passed 218-214.", "The bill passed 218-241."),
 ])
 def test_what_a_fold_joins_still_counts_when_the_words_differ(written, heard):
     assert word_error_rate([written], heard)[0] > 0

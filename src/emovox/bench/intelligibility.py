@@ -113,6 +113,7 @@ _PRE_FOLDS = (
     (re.compile(r"(?<=\w)\s?&\s?(?=\w)"), " and "),  # "Q&A" and "Q and A"
     # a possessive and a plural sound the same ("the car's", "the cars"); Whisper's normalizer
     # would make the possessive "car is" (contractions of pronouns are left to it)
+    (re.compile(r"\b([A-Za-z]*[b-df-hj-np-tv-z])y's\b", re.IGNORECASE), r"\1ies"),  # "the library's", "libraries"
     (re.compile(r"\b(?!(?:it|he|she|that|what|there|here|who|where|let|how|when|why)'s\b)([A-Za-z]+)'s\b",
                 re.IGNORECASE), r"\1s"),
     # a thousands group Whisper wrote short: "29,32" for "twenty-nine thousand thirty-two"
@@ -123,9 +124,9 @@ _PRE_FOLDS = (
     # a date's day, with or without "the" and "of": "the 14th of June" as Whisper writes "14 June"
     (re.compile(r"\b(?:the )?(\d{1,2})(?:st|nd|rd|th)? of (" + "|".join(MONTHS) + r")\b", re.IGNORECASE), r"\1 \2"),
     (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
-    # a range, "2-4 p.m." or "1970-71", as it is spoken ("2 to 4", "1970 to 71"); other
+    # a range or a score, "2-4 p.m.", "1970-71" or "218-214", as it is spoken ("2 to 4"); other
     # hyphenated digits (what is left of a phone number) are joined
-    (re.compile(r"(?<![\d-])(?<!\d )(\d{1,2}|\d{4})[-–](\d{1,2})(?![\d-]| \d)"), r"\1 to \2"),
+    (re.compile(r"(?<![\d-])(?<!\d )(\d{1,3}|\d{4})[-–](\d{1,3})(?![\d-]| \d)"), r"\1 to \2"),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),
     (re.compile(r"(?<=\d):(?=\d\d)"), ""),
 )

@@ -101,6 +101,8 @@ UNITS = {
     "sq km": ("square kilometer", "square kilometers"),
     "sq mi": ("square mile", "square miles"),
     "mmHg": ("millimeter of mercury", "millimeters of mercury"),
+    "BR": ("bedroom", "bedrooms"),  # a listing's "2BR, 1BA"
+    "BA": ("bath", "baths"),
 }
 #: Units that are also common words: read as units only after a measurement in feet
 #: ("5 ft 6 in"), never after a bare number ("born in 1990", "2 in 3 people").
@@ -580,7 +582,7 @@ _DETERMINER_BEFORE = re.compile(r"\b(?:the|The|this|This|that|That|each|Each|eve
 _NOUN_AFTER = re.compile(r"\s+(?!(?:of|in|on|at|to|from|for|with|by|per|and|or|but|than|that|which|who|was|were|is|"
                          r"are|be|had|has|have|will|would|can|could|took|left|away|long|wide|tall|deep|high|thick|"
                          r"ahead|behind|later|earlier|up|down|each|more|less|a|an|the|it|he|she|we|they|you|so|then|now|back|"
-                         r"off|out|over)\b)[a-z]+\b")
+                         r"off|out|over)\b)[A-Za-z]+\b")
 
 
 def _speak_zip(match: re.Match[str]) -> str:
@@ -753,6 +755,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"\b(?:(?P<name>" + "|".join(IDENTIFIED_BY_NUMBER) + r")\s?(?P<mark>No\.|#)?|(?P<number>No\.))"
                 r"\s?(?P<id>\d{5,12})(?![\w,.]\d|\d)"), _speak_identifier),
     (re.compile(r"\b(?P<abbr>" + "|".join(REFERENCES) + r")\.\s?(?=\d)"), lambda m: REFERENCES[m.group("abbr")] + " "),
+    (re.compile(r"\b[Ee]xt\.?\s?(?P<number>\d{1,6})\b(?![.,]\d)"),  # a phone extension, digit by digit
+     lambda m: f"extension {numbers.digits(m.group('number'))}"),
     (re.compile(r"(?<=\d)\s?pp\.(?P<end>(?=\s+[A-Z]|\s*$))?(?=[\s,;:!?)]|$)"),
      lambda m: " pages." if m.group("end") is not None else " pages"),
     (re.compile(r"(?<![\w/.])(?P<high>\d{2,3})/(?P<low>\d{2,3})(?P<unit>\s?mmHg\b)?(?![\w/])"), _speak_blood_pressure),
