@@ -313,6 +313,7 @@ def _speak_money(match: re.Match[str]) -> str:
     return spoken
 
 
+_SCALE_WORDS = "thousand|million|billion|trillion"
 _SCALES = {"thousand": "thousand", "million": "million", "billion": "billion", "trillion": "trillion",
            "k": "thousand", "m": "million", "mn": "million", "b": "billion", "bn": "billion"}
 
@@ -538,7 +539,7 @@ def _speak_blood_pressure(match: re.Match[str]) -> str:
     if not match.group("unit") and not _word_before(_PRESSURE_BEFORE, match):
         return match.group(0)
     spoken = f"{numbers.number(match.group('high'))} over {numbers.number(match.group('low'))}"
-    return f"{spoken} millimeters of mercury" if match.group("unit") else spoken
+    return f"{spoken} {UNITS['mmHg'][1]}" if match.group("unit") else spoken
 
 
 def _speak_unit(match: re.Match[str]) -> str:
@@ -549,9 +550,9 @@ def _speak_unit(match: re.Match[str]) -> str:
     attributive = _after_article(match) or (_word_before(_DETERMINER_BEFORE, match)
                                             and _NOUN_AFTER.match(match.string, match.end()) is not None)
     start = f"{numbers.number(low)} to " if low else ""
-    if match.group("scale"):  # "6.4 billion km": a count of millions is many
-        return f"{start}{minus}{numbers.number(value)} {match.group('scale')} {singular if attributive else plural}"
-    return f"{start}{minus}{numbers.number(value)} {singular if attributive else _plural(value, singular, plural)}"
+    scale = f" {match.group('scale')}" if match.group("scale") else ""  # "6.4 billion km": many
+    counted = plural if scale else _plural(value, singular, plural)
+    return f"{start}{minus}{numbers.number(value)}{scale} {singular if attributive else counted}"
 
 
 def _speak_compound_measure(match: re.Match[str]) -> str:
@@ -757,8 +758,7 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"\b(?P<abbr>" + "|".join(REFERENCES) + r")\.\s?(?=\d)"), lambda m: REFERENCES[m.group("abbr")] + " "),
     (re.compile(r"\b[Ee]xt\.?\s?(?P<number>\d{1,6})\b(?![.,]\d)"),  # a phone extension, digit by digit
      lambda m: f"extension {numbers.digits(m.group('number'))}"),
-    (re.compile(r"(?<=\d)\s?pp\.(?P<end>(?=\s+[A-Z]|\s*$))?(?=[\s,;:!?)]|$)"),
-     lambda m: " pages." if m.group("end") is not None else " pages"),
+    (re.compile(r"(?<=\d)\s?pp\.(?=[\s,;:!?)]|$)"), lambda m: f" {REFERENCES['pp']}{_kept_period(m)}"),
     (re.compile(r"(?<![\w/.])(?P<high>\d{2,3})/(?P<low>\d{2,3})(?P<unit>\s?mmHg\b)?(?![\w/])"), _speak_blood_pressure),
     (re.compile(r"(?<=\d)\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: " " + PER[m.group("per")]),
@@ -780,7 +780,7 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|edu|gov|app|co\.uk)(?![\w-]|\.\w)"),
      _speak_url),
     (re.compile(r"(?<![\w$€£¥])(?P<sign>[-−])?(?P<symbol>[$€£¥])\s?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)"
-                r"(?P<fraction>\.\d+)?(?:\s?(?P<scale>thousand|million|billion|trillion|[kKmMbB][nN]?)\b)?"),
+                r"(?P<fraction>\.\d+)?(?:\s?(?P<scale>" + _SCALE_WORDS + r"|[kKmMbB][nN]?)\b)?"),
      _speak_money),
     (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
                 r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
@@ -841,7 +841,7 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
      _speak_compound_measure),
     (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")"
-                r"(?:\s(?P<scale>thousand|million|billion|trillion))?\s?(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
+                r"(?:\s(?P<scale>" + _SCALE_WORDS + r"))?\s?(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
      _speak_unit),
     (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
     (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")x(?!\w)"), lambda m: f"{numbers.number(m.group('value'))} times"),
