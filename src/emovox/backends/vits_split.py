@@ -28,8 +28,9 @@ LATENT = "/Mul_7_output_0"
 #: [first, end) of the flow's output frames the decoder reads: a window's flow context is
 #: wider than its decoder's.
 DECODED = "decoded_frames"
-INPUTS = ("input", "input_lengths", "scales")
-VERSION = 2
+#: The timed model's inputs (vits.py `timed_model` adds "extra_frames").
+INPUTS = ("input", "input_lengths", "scales", "extra_frames")
+VERSION = 3
 
 
 def text_model(timed_model: Path, frame_lengths: str, durations: str) -> Path:

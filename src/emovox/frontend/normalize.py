@@ -478,8 +478,12 @@ def _month(name: str) -> str:
 
 
 def _speak_month_day(match: re.Match[str]) -> str:
-    month, day, year = match.group("month", "day", "year")
+    """'Mar. 3, 1941' and a span of days, 'July 11-12, 2023': "July eleventh to twelfth"."""
+    month, day, last_day, year = match.group("month", "day", "last_day", "year")
     spoken = f"{_month(month)} {numbers.ordinal(day)}"
+    if last_day:
+        spoken += (f" to {numbers.ordinal(last_day)}" if int(day) < int(last_day) <= 31
+                   else f"-{last_day}")  # not a span of days: the number is read as any other
     return f"{spoken}, {numbers.year(int(year))}" if year else spoken
 
 
@@ -794,6 +798,7 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w.,$€£¥-])(?P<start>1[5-9]\d\d|20\d\d)[-–](?P<end>1[5-9]\d\d|20\d\d|\d\d)(?![\w-]|[.,:]\d)"),
      _speak_year_range),
     (re.compile(rf"\b(?P<month>{_MONTH_NAME})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?(?!\d|:)\b"
+                r"(?:\s?[-–]\s?(?P<last_day>[0-3]?\d)(?:st|nd|rd|th)?(?!\d|[:.,]\d))?"
                 r"(?:,?\s+(?P<year>\d{4})(?!\d))?"), _speak_month_day),
     (re.compile(rf"(?<![\w.])(?P<the>\b[Tt]he\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?"
                 rf"(?P<month>{_MONTH_NAME})\b"
@@ -839,6 +844,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w.])(?P<sides>" + _NUM + r"(?:\s?[x×]\s?" + _NUM + r"){1,2})\s?(?P<unit>" + _UNIT_ALTERNATION
                 + r")" + _UNIT_END), _speak_sides),
     (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
+     _speak_compound_measure),
+    (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>in)\.?(?=\s+[a-z])"),  # "a 14-in. screen": inches
      _speak_compound_measure),
     (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")"
                 r"(?:\s(?P<scale>" + _SCALE_WORDS + r"))?\s?(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
