@@ -4,7 +4,7 @@ joe (Piper VITS) closes a word-final stop and releases it within a frame or so, 
 then hears the word without it: "reached" as "reach", "made" as "may", "the used piano" as
 "the use piano", "built" as "build", "the lamp costs" as "the lab cost". A few more frames on
 each word-final t, d, k, p, b or ɡ, added to the durations his own duration predictor gave,
-make the closure and release audible. Whisper tiny.en WER over the 397 sentences of our
+make the closure and release audible. Whisper tiny.en WER over the 382 sentences of our
 English corpora (benchmarks/README.md, "joe's word-final stops"): 6.33 % as the model times
 them, 5.96 % with one frame more, 6.05 % with one frame only before a consonant, 5.80 % with
 two frames (23 ms) more.
