@@ -126,9 +126,11 @@ def test_kokoro_streamed_sounds_like_kokoro_whole(engine):
 
 @pytest.mark.slow
 def test_joe_in_an_emotion_streams_in_windows_and_sounds_like_his_whole(engine):
-    """joe's pitch is moved on the signal (TD-PSOLA) around his own centre, window by window:
-    the streamed reading starts its pitch marks elsewhere than the whole one, so the two are
-    compared by ear (DistillMOS, Whisper) and by the pitch they land on."""
+    """joe's pitch is moved on the signal (Praat's overlap-add) around his own centre, a stretch
+    between quiet gaps at a time, as the windows come: the streamed reading starts where the
+    model's speech starts, so its stretches are cut elsewhere than the whole one's, and the two
+    are compared by ear (DistillMOS, Whisper) and by the pitch they land on. A stretch is handed
+    on once the gap after it has come, so the first window (a quarter second) may give nothing."""
     from emovox.audio.pitch import track_f0
     from emovox.backends.vits import JOE_MODAL_F0_BAND
     from emovox.bench.intelligibility import Transcriber, word_error_rate
@@ -136,7 +138,7 @@ def test_joe_in_an_emotion_streams_in_windows_and_sounds_like_his_whole(engine):
 
     sentence = "A small boat drifted past the harbour lights just after midnight."
     pieces = list(engine.stream(sentence, voice="joe", emotion="happy"))
-    assert len(pieces) >= 3
+    assert len(pieces) >= 2
     streamed = np.concatenate([piece.samples for piece in pieces])
     whole = engine.synthesize(sentence, voice="joe", emotion="happy")
     rate = whole.sample_rate

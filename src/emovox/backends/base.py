@@ -73,6 +73,10 @@ class Capabilities:
     #: utterance's median, so that a stream can reshape pitch before the utterance is over
     #: (`effects.PitchShaper`). None: around the utterance's median, on the whole waveform.
     f0_center_hz: float | None = None
+    #: What moves that pitch: "praat" (Praat's overlap-add, stretch by stretch between quiet
+    #: gaps, around `f0_center_hz`: audio/praat_pitch.py) or "psola" (our TD-PSOLA:
+    #: audio/psola.py); chosen per backend by DistillMOS.
+    pitch_shifter: str = "psola"
     #: `infer_timed` says where each id sounds (from the model's own duration predictor).
     timing: bool = False
     #: The phoneme alphabet `encode` reads: "ipa" (espeak-ng's) or "misaki" (Kokoro's training

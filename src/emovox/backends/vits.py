@@ -3,8 +3,9 @@
 Inputs: `input[B, T]` int64 ids, `input_lengths[B]` int64, `scales[3]` float32 =
 (noise_scale, length_scale, noise_w). Ids are framed Piper's way: BOS, then every phoneme
 followed by the pad symbol, then EOS. Rate is the model's own length_scale; pitch and range
-are not in the model, so the renderer reshapes each chunk's waveform (TD-PSOLA) within the
-F0 band the backend declares. A clone on VITS is a pitch register over the one speaker.
+are not in the model, so the renderer reshapes each chunk's waveform (Praat's overlap-add
+around a voice's own centre, else TD-PSOLA within the F0 band the backend declares). A clone
+on VITS is a pitch register over the one speaker.
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ class VitsBackend(Backend):
         (`timed_model`). `noise` = (noise_scale, noise_w); None keeps the values of the voice's
         sidecar. `f0_band` (Hz) holds this voice's own F0: it bounds the pitch analysis used to
         reshape it and to measure the voice's register, `f0_center_hz` its median (then pitch
-        is reshaped around it, and a stream reshapes it window by window). With `timed_path` (the timed model's
+        is moved around it by Praat's overlap-add, which measured better than our TD-PSOLA on
+        joe, and a stream moves it stretch by stretch). With `timed_path` (the timed model's
         file, made on first use) the model is also cut at its decoder and streams in windows.
         `final_stop_frames` lengthens every word-final stop by that many frames (final_stops.py)."""
         self._session = session
@@ -141,7 +143,8 @@ class VitsBackend(Backend):
         self.capabilities = Capabilities(
             languages=(voice.language,), sample_rate=config.sample_rate, max_phonemes=MAX_PHONEMES,
             pitch=PitchControl.SIGNAL, batching=True, cloning=Cloning.REGISTER, conditioning_shape=REGISTER_SHAPE,
-            f0_band=f0_band, f0_center_hz=f0_center_hz, timing=True, streaming=timed_path is not None)
+            f0_band=f0_band, f0_center_hz=f0_center_hz, pitch_shifter="psola" if f0_center_hz is None else "praat",
+            timing=True, streaming=timed_path is not None)
         self._symbols = SymbolTable(config.phoneme_id_map)
         self._symbol_of = {ids[0]: symbol for symbol, ids in config.phoneme_id_map.items() if len(ids) == 1}
         self._final_stop_frames = final_stop_frames

@@ -3,7 +3,8 @@
 All signal shaping happens here, in one order, for every backend:
 
     model call (pitch inside the model where the backend says so)
-    -> pitch on the waveform (TD-PSOLA) where the backend says it is not in the model
+    -> pitch on the waveform (Praat's overlap-add or our TD-PSOLA) where the backend says it
+       is not in the model
     -> loudness and spectral tilt of the emotion, where the model does not make them,
        and a cloned voice's equalizer (its finish, voices/finish.py)
                                                              [cached up to here]
@@ -20,7 +21,8 @@ comes, and the first piece carries the job's words. The model's leading silence 
 not decoded at all (its own prediction of where speech starts); what is left of it is cut
 from the first piece, and the trailing silence from the last, by level, as `finish` cuts them.
 Pitch left to the signal is reshaped as the windows come where the voice has a centre of
-its own (`Capabilities.f0_center_hz`, `effects.PitchShaper`); elsewhere it needs the whole
+its own (`Capabilities.f0_center_hz`; `praat_pitch.PraatPitch` hands on a stretch once the
+quiet gap after it has come, so a piece may be empty); elsewhere it needs the whole
 waveform, and the chunk comes in one piece. The whole waveform is cached when the last piece
 is done: as the segment's where windows give the samples a whole segment has (`Frames.exact`,
 and no pitch reshaped on the way: its marks start elsewhere), else apart, for the next stream.
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import soxr
 
-from emovox.audio import effects, post, watermark
+from emovox.audio import effects, post, praat_pitch, watermark
 from emovox.backends.base import Backend
 from emovox.caching import AUDIO_CACHE_BYTES, AudioCache, CacheStats, read_only
 from emovox.engine import windows
@@ -49,7 +51,10 @@ def shape(samples: np.ndarray, backend: Backend, controls: Prosody, equalizer: E
     then the emotion's loudness and tilt, and a cloned voice's equalizer."""
     capabilities = backend.capabilities
     pitch_st, pitch_range = backend.signal_pitch(controls)
-    if (pitch_st, pitch_range) != (0.0, 1.0):
+    if (pitch_st, pitch_range) != (0.0, 1.0) and capabilities.pitch_shifter == "praat":
+        samples = praat_pitch.move_pitch(samples, capabilities.sample_rate, pitch_st, pitch_range,
+                                         capabilities.f0_center_hz)
+    elif (pitch_st, pitch_range) != (0.0, 1.0):
         samples = effects.reshape_pitch(samples, capabilities.sample_rate, pitch_st, pitch_range,
                                         capabilities.f0_band, capabilities.pitch_keeps_level,
                                         capabilities.f0_center_hz)
@@ -177,9 +182,12 @@ class Renderer:
         gain = np.float32(10 ** ((self._speech_level_db(job.match_level_of) - self._speech_level_db(job.voice)) / 20)) \
             if job.match_level_of else np.float32(1)
         shaped_pieces, peak_rms = [], 0.0
-        for piece_number, (samples, final) in enumerate(windows.decoded(frames, source_rate)):
+        for samples, final in windows.decoded(frames, source_rate):
             shaped = shaper.process(samples if pitch is None else pitch.process(samples, final), final=final)
-            if piece_number == 0:  # what silence is left before the speech, cut as `finish` cuts it
+            if not len(shaped) and not final:  # the pitch shaper holds it until its stretch is whole
+                continue
+            opening = not shaped_pieces
+            if opening:  # what silence is left before the speech, cut as `finish` cuts it
                 lead = post.speech_start(shaped, source_rate, self._voice_peak_rms(job.voice)) if len(shaped) else 0
                 shaped, start = shaped[lead:], start + lead
                 length = (last - first) * frames.samples_per_frame - lead
@@ -193,23 +201,25 @@ class Renderer:
             if resampler is not None:
                 out = resampler.resample_chunk(out, last=final).astype(np.float32)
             out = self._marked(job, effects.limit(out), rate)
-            before = np.zeros(int(rate * job.pause_before_s) if piece_number == 0 else 0, dtype=np.float32)
+            before = np.zeros(int(rate * job.pause_before_s) if opening else 0, dtype=np.float32)
             after = np.zeros(int(rate * job.pause_after_s) if final else 0, dtype=np.float32)
             if final:  # cached before the last piece is handed over: nobody asks past it
                 spans = frames.spans - start if len(frames.spans) else frames.spans
                 self._cache.put(job.cache_key if frames.exact and pitch is None else _streamed_key(job),
                                 Waveform(np.concatenate(shaped_pieces), spans, trimmed=True))
             yield AudioChunk(samples=np.concatenate([before, out, after]), sample_rate=rate, text=job.text,
-                             phonemes=job.phonemes, index=job.index, warnings=job.warnings if piece_number == 0 else (),
-                             words=words if piece_number == 0 else (), final=final)
+                             phonemes=job.phonemes, index=job.index, warnings=job.warnings if opening else (),
+                             words=words if opening else (), final=final)
 
     @staticmethod
-    def _signal_pitch(backend: Backend, job: ChunkJob) -> effects.PitchShaper | None:
+    def _signal_pitch(backend: Backend, job: ChunkJob) -> effects.PitchShaper | praat_pitch.PraatPitch | None:
         """What reshapes the pitch the model leaves to the signal, window by window (None: nothing)."""
         pitch_st, pitch_range = backend.signal_pitch(job.controls)
         if (pitch_st, pitch_range) == (0.0, 1.0):
             return None
         capabilities = backend.capabilities
+        if capabilities.pitch_shifter == "praat":
+            return praat_pitch.PraatPitch(capabilities.sample_rate, pitch_st, pitch_range, capabilities.f0_center_hz)
         return effects.PitchShaper(capabilities.sample_rate, pitch_st, pitch_range, capabilities.f0_center_hz,
                                    capabilities.f0_band, capabilities.pitch_keeps_level)
 
