@@ -100,16 +100,10 @@ class PraatPitch:
         except parselmouth.PraatError:  # too short to hold one analysis window
             return stretch
         tier = call(manipulation, "Extract pitch tier")
-        points = call(tier, "Get number of points")
-        if points == 0:
+        if call(tier, "Get number of points") == 0:
             return stretch
-        times = np.array([call(tier, "Get time from index", k + 1) for k in range(points)])
-        hertz = np.array([call(tier, "Get value at index", k + 1) for k in range(points)])
-        moved = np.exp(self._log_center + (np.log(hertz) - self._log_center) * self._pitch_range
-                       + self._pitch_st * np.log(2) / 12)
-        new_tier = call("Create PitchTier", "moved", sound.xmin, sound.xmax)
-        for time, value in zip(times, moved):
-            call(new_tier, "Add point", float(time), float(value))
-        call([new_tier, manipulation], "Replace pitch tier")
+        center, raise_ = float(self._log_center), float(self._pitch_st * np.log(2) / 12)
+        call(tier, "Formula", f"exp({center!r} + (ln(self) - {center!r}) * {float(self._pitch_range)!r} + {raise_!r})")
+        call([tier, manipulation], "Replace pitch tier")
         out = call(manipulation, "Get resynthesis (overlap-add)").values[0].astype(np.float32)
         return out[:len(stretch)] if len(out) >= len(stretch) else np.pad(out, (0, len(stretch) - len(out)))
