@@ -26,10 +26,10 @@ FRAME_S = 0.01
 QUIET_DBFS = -45.0
 #: Quiet frames in a row before a cut is made, in the middle of the run's first two.
 QUIET_FRAMES = 3
-#: No stretch shorter than this (Praat needs three periods of its floor, 50 ms, to find a pitch;
-#: the cut goes early, so a stream hands on its first stretch soon)...
-#: (a tenth of a second: on 9 of 20 emotional readings, the first window of a quarter second
-#: then held a cut, against 5 at 0.15 s; shorter found no more)
+#: No stretch shorter than this (Praat needs three periods of its floor, 50 ms, to find a
+#: pitch), but short enough for a stream to hand on its first stretch early: on 9 of 20 of
+#: joe's emotional readings the first quarter-second window then held a cut (5 at 0.15 s;
+#: shorter found no more)...
 SHORTEST_S = 0.1
 #: ... and none longer: without a gap, the cut goes at the quietest frame within this reach.
 LONGEST_S = 1.5
