@@ -73,10 +73,10 @@ class PraatPitch:
         shortest, longest = int(SHORTEST_S / FRAME_S), int(LONGEST_S / FRAME_S)
         if count <= shortest:
             return None
-        levels = self._levels(count)
+        levels = self._levels(min(count, longest))  # no cut lies further on
         quiet = levels < QUIET_DBFS
         run = 0
-        for index in range(shortest, min(count, longest)):
+        for index in range(shortest, len(levels)):
             run = run + 1 if quiet[index] else 0
             if run == QUIET_FRAMES:
                 return (index - run + 2) * frame  # between the run's first two quiet frames

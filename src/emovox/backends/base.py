@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -76,7 +76,7 @@ class Capabilities:
     #: What moves that pitch: "praat" (Praat's overlap-add, stretch by stretch between quiet
     #: gaps, around `f0_center_hz`: audio/praat_pitch.py) or "psola" (our TD-PSOLA:
     #: audio/psola.py); chosen per backend by DistillMOS.
-    pitch_shifter: str = "psola"
+    pitch_shifter: Literal["psola", "praat"] = "psola"
     #: `infer_timed` says where each id sounds (from the model's own duration predictor).
     timing: bool = False
     #: The phoneme alphabet `encode` reads: "ipa" (espeak-ng's) or "misaki" (Kokoro's training
