@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from emovox.audio.praat_pitch import PraatPitch, move_pitch
+from emovox.engine.windows import FIRST_WINDOW_S
 
 RATE = 22_050
 
@@ -75,3 +76,19 @@ def test_silence_and_noise_stay_what_they_were():
 def test_a_stretch_too_short_to_analyse_comes_back_unchanged():
     short = _vowel(0.03, 100.0)
     np.testing.assert_array_equal(move_pitch(short, RATE, 3.0, 1.0, center_hz=100.0), short)
+
+
+def test_the_first_stretch_ends_at_an_unvoiced_point_within_a_streams_first_window():
+    first_window = int(FIRST_WINDOW_S * RATE)
+    hiss = np.random.default_rng(4).normal(0, 0.03, int(0.06 * RATE)).astype(np.float32)  # a fricative, not quiet
+    speech = np.concatenate([_vowel(0.1, 100.0), hiss, _vowel(2.0, 100.0, 15.0)])
+    shifter = PraatPitch(RATE, 3.0, 1.0, center_hz=100.0)
+    first = shifter.process(speech[:first_window])
+    assert int(0.1 * RATE) < len(first) < int(0.16 * RATE)  # cut inside the hiss
+    np.testing.assert_array_equal(np.concatenate([first, shifter.process(speech[first_window:], final=True)]),
+                                  move_pitch(speech, RATE, 3.0, 1.0, center_hz=100.0))
+
+
+def test_without_an_unvoiced_point_the_first_stretch_waits_for_a_gap():
+    vowel = _vowel(1.2, 100.0, 15.0)
+    assert len(PraatPitch(RATE, 3.0, 1.0, center_hz=100.0).process(vowel)) == 0

@@ -13,7 +13,9 @@ hand it samples as they come. The signal is cut instead where it is quiet for a 
 closure of a stop, a pause), which happens every few syllables, and each stretch is moved
 on its own. The cuts depend only on the samples, never on how they arrived, so a stream
 and the whole signal are cut alike and come out sample for sample the same; at a quiet cut
-the two stretches meet without an audible join.
+the two stretches meet without an audible join. The first stretch may also end at an
+unvoiced point (where Praat's overlap-add copies the signal, so the join is as clean), since
+a stream's first audio waits for it.
 """
 
 from __future__ import annotations
@@ -27,12 +29,16 @@ QUIET_DBFS = -45.0
 #: Quiet frames in a row before a cut is made, in the middle of the run's first two.
 QUIET_FRAMES = 3
 #: No stretch shorter than this (Praat needs three periods of its floor, 50 ms, to find a
-#: pitch), but short enough for a stream to hand on its first stretch early: on 9 of 20 of
-#: joe's emotional readings the first quarter-second window then held a cut (5 at 0.15 s;
-#: shorter found no more)...
+#: pitch)...
 SHORTEST_S = 0.1
 #: ... and none longer: without a gap, the cut goes at the quietest frame within this reach.
 LONGEST_S = 1.5
+#: The first stretch is decided on this much alone, a stream's first window
+#: (windows.FIRST_WINDOW_S), so the first audio need not wait for the second: at a quiet gap
+#: in it, else at an unvoiced point in it, else as every other stretch. On joe happy, first
+#: audio p50 82 / 102 / 111 -> 77 / 51 / 71 ms (short / medium / long sentences) at no cost
+#: DistillMOS hears (benchmarks/README.md, "The first stretch, within the first window").
+FIRST_REACH_S = 0.25
 #: Praat's pitch search band: wide, since its path finder, not the band, keeps octaves right.
 PITCH_FLOOR_HZ, PITCH_CEILING_HZ = 60.0, 400.0
 
@@ -54,13 +60,14 @@ class PraatPitch:
         self._log_center = float(np.log(center_hz))
         self._pitch_st, self._pitch_range = pitch_st, pitch_range
         self._pending = np.zeros(0, np.float32)  # everything after the last cut
+        self._first = True  # no cut made yet
 
     def process(self, block: np.ndarray, final: bool = False) -> np.ndarray:
         self._pending = np.concatenate([self._pending, np.asarray(block, dtype=np.float32)])
         moved = []
         while (cut := self._next_cut()) is not None:
             moved.append(self._move(self._pending[:cut]))
-            self._pending = self._pending[cut:]
+            self._pending, self._first = self._pending[cut:], False
         if final and len(self._pending):
             moved.append(self._move(self._pending))
             self._pending = np.zeros(0, np.float32)
@@ -74,15 +81,40 @@ class PraatPitch:
         if count <= shortest:
             return None
         levels = self._levels(min(count, longest))  # no cut lies further on
-        quiet = levels < QUIET_DBFS
-        run = 0
-        for index in range(shortest, len(levels)):
-            run = run + 1 if quiet[index] else 0
-            if run == QUIET_FRAMES:
-                return (index - run + 2) * frame  # between the run's first two quiet frames
+        reach = int(round(FIRST_REACH_S / FRAME_S))
+        if self._first and count >= reach:  # decided on the first window's samples alone
+            early = _quiet_gap(levels[:reach], shortest)
+            early = self._unvoiced_point(reach, shortest) if early is None else early
+            if early is not None:
+                return early * frame
+        gap = _quiet_gap(levels, shortest)
+        if gap is not None:
+            return gap * frame
         if count < longest:
             return None
         return (shortest + int(np.argmin(levels[shortest:longest]))) * frame
+
+    def _unvoiced_point(self, reach: int, shortest: int) -> int | None:
+        """The quietest frame boundary in [shortest, reach) with a frame on each side that
+        Praat's own pitch analysis calls unvoiced (over the first `reach` frames), if any:
+        there its overlap-add copies the signal, so two stretches meet unchanged."""
+        import parselmouth
+
+        sound = parselmouth.Sound(self._pending[:reach * self._frame].astype(np.float64),
+                                  sampling_frequency=self._rate)
+        try:
+            pitch = sound.to_pitch_ac(time_step=FRAME_S, pitch_floor=PITCH_FLOOR_HZ, pitch_ceiling=PITCH_CEILING_HZ)
+        except parselmouth.PraatError:
+            return None
+        # a frame is unvoiced where Praat analysed it (its window fits in) and found no pitch
+        unvoiced = np.zeros(reach, bool)
+        for time, frequency in zip(pitch.xs(), pitch.selected_array["frequency"]):
+            unvoiced[min(reach - 1, int(time / FRAME_S))] = frequency == 0
+        boundaries = [index for index in range(max(shortest, 1), reach) if unvoiced[index - 1] and unvoiced[index]]
+        if not boundaries:
+            return None
+        levels = self._levels(reach)
+        return min(boundaries, key=lambda index: levels[index - 1] + levels[index])
 
     def _levels(self, count: int) -> np.ndarray:
         frames = self._pending[:count * self._frame].reshape(count, self._frame)
@@ -107,3 +139,14 @@ class PraatPitch:
         call([tier, manipulation], "Replace pitch tier")
         out = call(manipulation, "Get resynthesis (overlap-add)").values[0].astype(np.float32)
         return out[:len(stretch)] if len(out) >= len(stretch) else np.pad(out, (0, len(stretch) - len(out)))
+
+
+def _quiet_gap(levels: np.ndarray, shortest: int) -> int | None:
+    """The frame boundary of the first cut by quiet gap past `shortest` frames, if any: between
+    the first two frames of a run of `QUIET_FRAMES` under `QUIET_DBFS`."""
+    run = 0
+    for index in range(shortest, len(levels)):
+        run = run + 1 if levels[index] < QUIET_DBFS else 0
+        if run == QUIET_FRAMES:
+            return index - run + 2
+    return None
