@@ -60,7 +60,7 @@ class PraatPitch:
         self._log_center = float(np.log(center_hz))
         self._pitch_st, self._pitch_range = pitch_st, pitch_range
         self._pending = np.zeros(0, np.float32)  # everything after the last cut
-        self._first = True  # no cut made yet
+        self._first = True  # the first stretch may still end within the first window
 
     def process(self, block: np.ndarray, final: bool = False) -> np.ndarray:
         self._pending = np.concatenate([self._pending, np.asarray(block, dtype=np.float32)])
@@ -82,7 +82,8 @@ class PraatPitch:
             return None
         levels = self._levels(min(count, longest))  # no cut lies further on
         reach = int(round(FIRST_REACH_S / FRAME_S))
-        if self._first and count >= reach:  # decided on the first window's samples alone
+        if self._first and count >= reach:  # decided on the first window's samples alone, once
+            self._first = False
             early = _quiet_gap(levels[:reach], shortest)
             early = self._unvoiced_point(reach, shortest) if early is None else early
             if early is not None:
