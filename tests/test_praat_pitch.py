@@ -54,11 +54,11 @@ def test_the_range_is_scaled_around_the_centre():
 
 def test_a_stream_in_any_blocks_gives_the_samples_of_the_whole():
     samples = _speech_like()
-    whole = move_pitch(samples, RATE, 2.5, 1.3, center_hz=95.0)
+    whole = move_pitch(samples, RATE, 2.5, 1.3, center_hz=95.0, first_reach_s=FIRST_WINDOW_S)
     for seed in (1, 2):
         sizes = np.random.default_rng(seed).integers(50, 6000, len(samples) // 50)
         blocks = [block for block in np.split(samples, np.cumsum(sizes)) if len(block)]
-        shifter = PraatPitch(RATE, 2.5, 1.3, center_hz=95.0)
+        shifter = PraatPitch(RATE, 2.5, 1.3, center_hz=95.0, first_reach_s=FIRST_WINDOW_S)
         pieces = [shifter.process(block, final=number == len(blocks) - 1) for number, block in enumerate(blocks)]
         assert sum(len(piece) > 0 for piece in pieces[:-1]) >= 2  # stretches come before the end
         np.testing.assert_array_equal(np.concatenate(pieces), whole)
@@ -82,13 +82,13 @@ def test_the_first_stretch_ends_at_an_unvoiced_point_within_a_streams_first_wind
     first_window = int(FIRST_WINDOW_S * RATE)
     hiss = np.random.default_rng(4).normal(0, 0.03, int(0.06 * RATE)).astype(np.float32)  # a fricative, not quiet
     speech = np.concatenate([_vowel(0.1, 100.0), hiss, _vowel(2.0, 100.0, 15.0)])
-    shifter = PraatPitch(RATE, 3.0, 1.0, center_hz=100.0)
+    shifter = PraatPitch(RATE, 3.0, 1.0, center_hz=100.0, first_reach_s=FIRST_WINDOW_S)
     first = shifter.process(speech[:first_window])
     assert int(0.1 * RATE) < len(first) < int(0.16 * RATE)  # cut inside the hiss
     np.testing.assert_array_equal(np.concatenate([first, shifter.process(speech[first_window:], final=True)]),
-                                  move_pitch(speech, RATE, 3.0, 1.0, center_hz=100.0))
+                                  move_pitch(speech, RATE, 3.0, 1.0, center_hz=100.0, first_reach_s=FIRST_WINDOW_S))
 
 
 def test_without_an_unvoiced_point_the_first_stretch_waits_for_a_gap():
     vowel = _vowel(1.2, 100.0, 15.0)
-    assert len(PraatPitch(RATE, 3.0, 1.0, center_hz=100.0).process(vowel)) == 0
+    assert len(PraatPitch(RATE, 3.0, 1.0, center_hz=100.0, first_reach_s=FIRST_WINDOW_S).process(vowel)) == 0

@@ -33,41 +33,44 @@ QUIET_FRAMES = 3
 SHORTEST_S = 0.1
 #: ... and none longer: without a gap, the cut goes at the quietest frame within this reach.
 LONGEST_S = 1.5
-#: The first stretch is decided on this much alone, a stream's first window
-#: (windows.FIRST_WINDOW_S), so the first audio need not wait for the second: at a quiet gap
-#: in it, else at an unvoiced point in it, else as every other stretch. On joe happy, first
-#: audio p50 82 / 102 / 111 -> 77 / 51 / 71 ms (short / medium / long sentences) at no cost
-#: DistillMOS hears (benchmarks/README.md, "The first stretch, within the first window").
-FIRST_REACH_S = 0.25
 #: Praat's pitch search band: wide, since its path finder, not the band, keeps octaves right.
 PITCH_FLOOR_HZ, PITCH_CEILING_HZ = 60.0, 400.0
 
 
 def move_pitch(samples: np.ndarray, sample_rate: int, pitch_st: float, pitch_range: float,
-               center_hz: float) -> np.ndarray:
+               center_hz: float, first_reach_s: float | None = None) -> np.ndarray:
     """`samples` with their F0 raised `pitch_st` semitones and its range scaled by
-    `pitch_range` around `center_hz`, stretch by stretch."""
-    return PraatPitch(sample_rate, pitch_st, pitch_range, center_hz).process(samples, final=True)
+    `pitch_range` around `center_hz`, stretch by stretch (`PraatPitch`)."""
+    return PraatPitch(sample_rate, pitch_st, pitch_range, center_hz, first_reach_s).process(samples, final=True)
 
 
 class PraatPitch:
     """`move_pitch` on a signal that arrives in blocks: a stretch is handed over once the gap
-    after it is certain, so the output lags the input by up to `LONGEST_S`."""
+    after it is certain, so the output lags the input by up to `LONGEST_S`.
 
-    def __init__(self, sample_rate: int, pitch_st: float, pitch_range: float, center_hz: float) -> None:
+    `first_reach_s` (a stream's first window) is all the first stretch is decided on, so the
+    first audio need not wait for the second window: at a quiet gap in it, else at an unvoiced
+    point in it, else as every other stretch. On joe happy, first audio p50 82 / 102 / 111 ->
+    77 / 51 / 71 ms (short / medium / long sentences) at no cost DistillMOS hears
+    (benchmarks/README.md, "The first stretch, within the first window"). None: every stretch
+    waits for a gap."""
+
+    def __init__(self, sample_rate: int, pitch_st: float, pitch_range: float, center_hz: float,
+                 first_reach_s: float | None = None) -> None:
         self._rate = sample_rate
         self._frame = int(round(FRAME_S * sample_rate))
         self._log_center = float(np.log(center_hz))
         self._pitch_st, self._pitch_range = pitch_st, pitch_range
         self._pending = np.zeros(0, np.float32)  # everything after the last cut
-        self._first = True  # the first stretch may still end within the first window
+        # frames the first stretch is decided on; None once that is done (or never asked)
+        self._first_reach = None if first_reach_s is None else int(round(first_reach_s / FRAME_S))
 
     def process(self, block: np.ndarray, final: bool = False) -> np.ndarray:
         self._pending = np.concatenate([self._pending, np.asarray(block, dtype=np.float32)])
         moved = []
         while (cut := self._next_cut()) is not None:
             moved.append(self._move(self._pending[:cut]))
-            self._pending, self._first = self._pending[cut:], False
+            self._pending, self._first_reach = self._pending[cut:], None
         if final and len(self._pending):
             moved.append(self._move(self._pending))
             self._pending = np.zeros(0, np.float32)
@@ -81,11 +84,11 @@ class PraatPitch:
         if count <= shortest:
             return None
         levels = self._levels(min(count, longest))  # no cut lies further on
-        reach = int(round(FIRST_REACH_S / FRAME_S))
-        if self._first and count >= reach:  # decided on the first window's samples alone, once
-            self._first = False
+        reach = self._first_reach
+        if reach is not None and count >= reach:  # decided on the first window's samples alone, once
+            self._first_reach = None
             early = _quiet_gap(levels[:reach], shortest)
-            early = self._unvoiced_point(reach, shortest) if early is None else early
+            early = self._unvoiced_point(levels[:reach], shortest) if early is None else early
             if early is not None:
                 return early * frame
         gap = _quiet_gap(levels, shortest)
@@ -95,11 +98,14 @@ class PraatPitch:
             return None
         return (shortest + int(np.argmin(levels[shortest:longest]))) * frame
 
-    def _unvoiced_point(self, reach: int, shortest: int) -> int | None:
-        """The quietest frame boundary in [shortest, reach) with a frame on each side that
-        Praat's own pitch analysis calls unvoiced (over the first `reach` frames), if any:
-        there its overlap-add copies the signal, so two stretches meet unchanged."""
+    def _unvoiced_point(self, levels: np.ndarray, shortest: int) -> int | None:
+        """The quietest frame boundary in [shortest, len(levels)) with a frame on each side
+        that Praat's own pitch analysis calls unvoiced (over those first frames, whose `levels`
+        are given), if any: there its overlap-add copies the signal, so two stretches meet
+        unchanged."""
         import parselmouth
+
+        reach = len(levels)
 
         sound = parselmouth.Sound(self._pending[:reach * self._frame].astype(np.float64),
                                   sampling_frequency=self._rate)
@@ -114,7 +120,6 @@ class PraatPitch:
         boundaries = [index for index in range(max(shortest, 1), reach) if unvoiced[index - 1] and unvoiced[index]]
         if not boundaries:
             return None
-        levels = self._levels(reach)
         return min(boundaries, key=lambda index: levels[index - 1] + levels[index])
 
     def _levels(self, count: int) -> np.ndarray:

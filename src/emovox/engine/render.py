@@ -53,7 +53,7 @@ def shape(samples: np.ndarray, backend: Backend, controls: Prosody, equalizer: E
     pitch_st, pitch_range = backend.signal_pitch(controls)
     if (pitch_st, pitch_range) != (0.0, 1.0) and capabilities.pitch_shifter == "praat":
         samples = praat_pitch.move_pitch(samples, capabilities.sample_rate, pitch_st, pitch_range,
-                                         capabilities.f0_center_hz)
+                                         capabilities.f0_center_hz, windows.FIRST_WINDOW_S)
     elif (pitch_st, pitch_range) != (0.0, 1.0):
         samples = effects.reshape_pitch(samples, capabilities.sample_rate, pitch_st, pitch_range,
                                         capabilities.f0_band, capabilities.pitch_keeps_level,
@@ -219,7 +219,8 @@ class Renderer:
             return None
         capabilities = backend.capabilities
         if capabilities.pitch_shifter == "praat":
-            return praat_pitch.PraatPitch(capabilities.sample_rate, pitch_st, pitch_range, capabilities.f0_center_hz)
+            return praat_pitch.PraatPitch(capabilities.sample_rate, pitch_st, pitch_range, capabilities.f0_center_hz,
+                                          windows.FIRST_WINDOW_S)
         return effects.PitchShaper(capabilities.sample_rate, pitch_st, pitch_range, capabilities.f0_center_hz,
                                    capabilities.f0_band, capabilities.pitch_keeps_level)
 
