@@ -59,8 +59,9 @@ def _end_profiles(backend) -> list[str]:
     from emovox.backends.session import LazySession
 
     sessions = [value for value in vars(backend).values() if isinstance(value, LazySession)]
-    split = getattr(backend, "_split", None)
-    sessions += [value for value in vars(split).values() if isinstance(value, LazySession)] if split else []
+    split = getattr(backend, "_split", None)  # Kokoro's is an object holding sessions, VITS's a pair
+    parts = split if isinstance(split, tuple) else vars(split).values() if split else ()
+    sessions += [value for value in parts if isinstance(value, LazySession)]
     return [lazy.get().end_profiling() for lazy in sessions if lazy._session is not None]
 
 
@@ -73,7 +74,8 @@ def report(events: list[dict], top: int) -> None:
     by_type, spread = collections.Counter(), collections.Counter()
     for e in kernels:
         by_type[e["args"]["op_name"]] += e["dur"]
-        main_thread = e["args"].get("thread_scheduling_stats", {}).get("main_thread", {})
+        stats = e["args"].get("thread_scheduling_stats")  # absent or a bare string on one thread
+        main_thread = stats.get("main_thread", {}) if isinstance(stats, dict) else {}
         if main_thread.get("block_size"):  # the op handed blocks of work to the pool's threads
             spread[e["args"]["op_name"]] += e["dur"]
     print(f"{runs} runs, kernel time {total / 1000:.0f} ms")
