@@ -81,7 +81,7 @@ def test_long_clip_keeps_its_best_window(speech):
     ("noise", "too noisy"),
     ("silence", "silent"),
     ("clipped", "heavily clipped"),
-    ("one second", "got 1.0 s of speech, need at least 3 s"),
+    ("one second", "got 1.0 s of speech, need at least 2.5 s"),
     ("text renamed .wav", "is text, not audio"),
     ("pdf renamed .wav", "application/pdf"),
     ("random bytes", "could not be decoded as audio"),
