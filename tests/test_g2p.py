@@ -27,6 +27,10 @@ def test_and_keeps_its_vowel_so_it_is_not_heard_as_in():
     assert EnglishG2P()("Bread and butter, sand and sandals.") == "bɹˈɛd ˌænd bˈʌɾɚ, sˈænd ˌænd sˈændəlz."
 
 
+def test_this_keeps_its_vowel_so_it_is_not_heard_as_the():
+    assert EnglishG2P()("Accept this license, or this.") == "ɐksˈɛpt ðˌɪs lˈaɪsəns, ɔːɹ ðˈɪs."
+
+
 @pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
 def test_every_phoneme_of_varied_english_is_in_the_model_symbol_table(engine, voice):
     phonemes = EnglishG2P()(VARIED)
