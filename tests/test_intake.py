@@ -69,6 +69,15 @@ def test_compressed_and_multichannel_uploads_decode(speech, container):
     assert prepare(data).report.speech_s > 5.0
 
 
+def test_a_three_second_recording_is_enough(speech):
+    """Cloning promises 3-10 s of audio; a 3 s recording with its silent edges holds less speech."""
+    samples, rate = speech
+    edge = np.zeros(rate // 10, np.float32)
+    recording = np.concatenate([edge, samples[:int(2.8 * rate)], edge])
+    report = prepare(_file(recording, rate)).report
+    assert report.source_s == pytest.approx(3.0, abs=0.01) and 2.5 <= report.speech_s < 3.0
+
+
 def test_long_clip_keeps_its_best_window(speech):
     samples, rate = speech
     long_clip = np.concatenate([samples] * 6)  # 40 s
