@@ -38,7 +38,7 @@ _WINDOW = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(FFT_SIZE) / FFT_SIZE)).astyp
 _SOURCE_WINDOW = _WINDOW / (FFT_SIZE / 4)
 _TILT_PIVOT_HZ = 1000.0
 _LOG_PER_DB = np.log(10) / 20
-#: Frames of the noise table (25.6 s) and the seed it is drawn from (`_noise`).
+#: Frames of the noise table (25.6 s) and the seed it is drawn from (`_noise_frames`).
 NOISE_FRAMES = 2048
 NOISE_SEED = 20261206
 
@@ -70,7 +70,7 @@ def _noise_table() -> np.ndarray:
     return np.random.default_rng(NOISE_SEED).standard_normal((BINS, 2 * NOISE_FRAMES), dtype=np.float32).view(np.complex64)
 
 
-def _noise(frames: int, rng: np.random.Generator) -> np.ndarray:
+def _noise_frames(frames: int, rng: np.random.Generator) -> np.ndarray:
     """`Z` for `frames` frames: the noise table read from an offset `rng` picks, wrapping round.
 
     Drawing fresh Gaussians for every bin of every frame was a third of this stage's time (6 ms
@@ -124,7 +124,7 @@ class HarmonicNoise:
         self.count = lh.shape[1]
         tilt = _shelf() * np.float32(quality.tilt_db) if quality.tilt_db else 0.0
         self._harmonic = _magnitude(lh, tilt) * _phasor(np.pi * np.tanh(theta))
-        self._noise = _magnitude(ln, tilt + np.float32(quality.breath_db * _LOG_PER_DB)) * _noise(self.count, noise)
+        self._noise = _magnitude(ln, tilt + np.float32(quality.breath_db * _LOG_PER_DB)) * _noise_frames(self.count, noise)
         self._free = _magnitude(lr, tilt) * _phasor(phi)
         padded = np.pad(harmonic_source(f0), FFT_SIZE // 2, mode="reflect")
         self._source = np.lib.stride_tricks.sliding_window_view(padded, FFT_SIZE)[::HOP][:self.count]
