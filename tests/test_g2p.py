@@ -31,6 +31,18 @@ def test_this_keeps_its_vowel_so_it_is_not_heard_as_the():
     assert EnglishG2P()("Accept this license, or this.") == "ɐksˈɛpt ðˌɪs lˈaɪsəns, ɔːɹ ðˈɪs."
 
 
+def test_an_initialism_is_spelled_in_a_short_clause_as_in_a_long_one():
+    # espeak-ng read these as words where the clause had few lowercase letters ("ˈɛpə", "tˈɑː")
+    g2p = EnglishG2P()
+    assert g2p("The EPA, the PTA, she said.") == "ðɪ ˌiːpˌiːˈeɪ, ðə pˌiːtˌiːˈeɪ, ʃiː sˈɛd."
+    assert g2p("A TSA,") == "ɐ tˌiːˌɛsˈeɪ,"
+    assert g2p("She called the EPA and the PTA.") == "ʃiː kˈɔːld ðɪ ˌiːpˌiːˈeɪ ˌænd ðə pˌiːtˌiːˈeɪ."
+
+
+def test_capitals_that_are_words_stay_words():
+    assert EnglishG2P()("NO, the WHO.") == "nˈoʊ, ðə hˈuː."
+
+
 @pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
 def test_every_phoneme_of_varied_english_is_in_the_model_symbol_table(engine, voice):
     phonemes = EnglishG2P()(VARIED)

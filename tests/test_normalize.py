@@ -182,6 +182,9 @@ CASES = [
      "They met on July eleventh to twelfth, twenty twenty-three, and August third to fifth; on January third-forty-five "
      "people came, on December twenty-fourth to twenty-fifth none."),
     ("A 14-in. screen, a 5-in gap and a 2-in-1 laptop.", "A fourteen-inch screen, a five-inch gap and a two-in-one laptop."),
+    ("Expect 4-6 in. of snow near Port St. Lucie on Elm St. in a 5 GHz, 2.4 Gbps storm.",
+     "Expect four to six inches of snow near Port Saint Lucie on Elm Street in a five gigahertz, "
+     "two point four gigabits per second storm."),
     # "a.k.a.", and no space put between a comma and its closing quote
     ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
 ]

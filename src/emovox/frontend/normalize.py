@@ -72,6 +72,9 @@ UNITS = {
     "kHz": ("kilohertz", "kilohertz"),
     "MHz": ("megahertz", "megahertz"),
     "GHz": ("gigahertz", "gigahertz"),
+    "kbps": ("kilobit per second", "kilobits per second"),
+    "Mbps": ("megabit per second", "megabits per second"),
+    "Gbps": ("gigabit per second", "gigabits per second"),
     "kWh": ("kilowatt hour", "kilowatt hours"),
     "MWh": ("megawatt hour", "megawatt hours"),
     "mAh": ("milliamp hour", "milliamp hours"),
@@ -671,9 +674,11 @@ def _speak_sides(match: re.Match[str]) -> str:
 
 
 def _speak_side_in_inches(match: re.Match[str]) -> str:
-    """'12 in long', '3 in thick', and 'in.' with its period inside a sentence: '3.7 in. of rain'."""
-    value = match.group("value")
-    return f"{numbers.number(value)} {_plural(value, *UNITS['in'])}"
+    """'12 in long', '3 in thick', and 'in.' with its period inside a sentence: '3.7 in. of rain',
+    and a range of them: '4-6 in. of snow' is "four to six inches"."""
+    low, value = match.group("low", "value")
+    start = f"{numbers.number(low)} to " if low else ""
+    return f"{start}{numbers.number(value)} {_plural(value, *UNITS['in'])}"
 
 
 def _speak_military_time(match: re.Match[str]) -> str:
@@ -718,11 +723,19 @@ def _kept_period(match: re.Match[str]) -> str:
 _AFTER_NAME = re.compile(r"(?:(?:^|[^.!?\s]\s*)\b[A-Z0-9][\w']*|(?:first|second|third|th))\s+$")
 
 
+#: A name after "St." that a place is named for ("Port St. Lucie", "Fort St. John", "Mount St.
+#: Helens"): a capitalized word that does not start a new sentence after a street ("Baker St. The").
+_SAINTS_NAME_AFTER = re.compile(r"\s+(?!(?:The|A|An|He|She|It|We|They|I|You|This|That|These|Those|There|Then|His|Her|Its|"
+                                r"Our|Their|My|In|On|At|If|When|But|And|So|Or)\b)[A-Z][a-z]")
+
+
 def _speak_title_or_place(match: re.Match[str]) -> str:
-    """'Dr. Smith' / 'at St. Mary's' read as titles; 'Baker St.' / 'Mulholland Dr.' as places."""
+    """'Dr. Smith' / 'at St. Mary's' read as titles; 'Baker St.' / 'Mulholland Dr.' as places,
+    and 'Port St. Lucie' as the saint its name follows."""
     title, place = TITLE_OR_PLACE[match.group("abbr")]
     before = match.string[max(0, match.start() - 40):match.start()]
-    if _AFTER_NAME.search(before):
+    saint = title == "Saint" and _SAINTS_NAME_AFTER.match(match.string, match.end()) is not None
+    if _AFTER_NAME.search(before) and not saint:
         return place + _kept_period(match)
     return title
 
@@ -831,8 +844,8 @@ RULES: tuple[Rule, ...] = (
      _speak_percent),
     (re.compile(r"(?<![\w.])(?P<first>" + _NUM + r")(?P<first_unit>\s?in\.?)?\s*(?:by|x|×)\s*(?P<second>" + _NUM
                 + r")\s?in\b(?:\.(?=\s+[a-z]))?"), _speak_dimensions),
-    (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")\s?in(?:\.?(?=\s+(?:long|wide|tall|deep|high|thick|across)\b)"
-                r"|\.(?=\s+[a-z]))"), _speak_side_in_inches),
+    (re.compile(r"(?<![\w.])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<value>" + _NUM + r")\s?in"
+                r"(?:\.?(?=\s+(?:long|wide|tall|deep|high|thick|across)\b)|\.(?=\s+[a-z]))"), _speak_side_in_inches),
     (re.compile(r"(?:(?<![\w.,:])(?=0)|(?:(?<=\bat )|(?<=\bby )|(?<=\buntil )|(?<=\bbefore )|(?<=\bafter )"
                 r"|(?<=\bfrom )))(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)\s?(?:hours|hrs)\b"), _speak_military_time),
     (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from emovox.frontend.g2p import letter_a
+from emovox.frontend.g2p import initialisms, letter_a
 from emovox.frontend.g2p.espeak import Espeak
 
 #: espeak reduces "to" before a consonant to "tə", which the Kokoro voices blur into "the";
@@ -39,6 +39,12 @@ _CAREFUL_FORMS = (
      lambda teen: teen.group(1).replace("ˈ", "ˌ") + "ˈiːn" + (teen.group(2) or "")),
 )
 
+#: "the" as espeak ends a piece with it, before an initialism spelled apart from it.
+_THE_AT_END = re.compile(r"(?<![^ ])ðə$")
+_ARTICLE_AT_END = re.compile(r"(?<![\w'’-])[aA]\s*$")
+#: Pieces are joined with a space; espeak writes punctuation right after the word before it.
+_BEFORE_PUNCTUATION = re.compile(r" (?=[,.!?;:—…])")
+
 
 class EnglishG2P:
     """Normalized English text -> IPA with stress marks and punctuation."""
@@ -46,14 +52,43 @@ class EnglishG2P:
     def __init__(self, espeak: Espeak | None = None, language: str = "en-us") -> None:
         self._espeak = espeak
         self.language = language
+        self._letter_names: dict[str, str] = {}
 
     def __call__(self, text: str) -> str:
         if self._espeak is None:
             self._espeak = Espeak.shared()
-        phonemes = self._espeak.phonemize(letter_a.marked(text), self.language)
+        pieces = list(initialisms.pieces(letter_a.marked(text)))
+        parts: list[str] = []
+        for index, (piece, is_initialism) in enumerate(pieces):
+            if is_initialism:  # where espeak would read it as a word (initialisms.py)
+                letters = initialisms.spelled(piece, self._letter_name)
+                if parts and initialisms.starts_with_vowel(letters):
+                    parts[-1] = _THE_AT_END.sub("ðɪ", parts[-1])
+                parts.append(letters)
+            elif piece.strip():
+                before_initialism = index + 1 < len(pieces)
+                parts.append(self._before_initialism(piece) if before_initialism else self._phonemize(piece))
+        phonemes = _BEFORE_PUNCTUATION.sub("", " ".join(parts))
         for weak, careful in _CAREFUL_FORMS:
             phonemes = weak.sub(careful, phonemes)
         return phonemes
+
+    def _phonemize(self, text: str) -> str:
+        return self._espeak.phonemize(text, self.language)
+
+    def _before_initialism(self, piece: str) -> str:
+        """The text before a spelled initialism; an article that ends it stays the article
+        (alone, espeak reads "a" as the letter's name)."""
+        article = _ARTICLE_AT_END.search(piece)
+        if article is None:
+            return self._phonemize(piece)
+        rest = piece[:article.start()]
+        return f"{self._phonemize(rest)} ɐ" if rest.strip() else "ɐ"
+
+    def _letter_name(self, letter: str) -> str:
+        if letter not in self._letter_names:
+            self._letter_names[letter] = self._phonemize(letter)
+        return self._letter_names[letter]
 
     @staticmethod
     def from_ipa(ipa: str) -> str:
