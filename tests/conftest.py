@@ -13,6 +13,7 @@ no browser. Tests that need those say so with a marker, and every marked test is
 """
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -20,12 +21,18 @@ import pytest
 
 # Cloned voices and bench results go to a home of the test run's own, never the user's,
 # and to its SQLite store even where the shell points EMOVOX_STORE at a cluster's.
-os.environ["EMOVOX_HOME"] = tempfile.mkdtemp(prefix="emovox-test-home-")
+TEST_HOME = tempfile.mkdtemp(prefix="emovox-test-home-")
+os.environ["EMOVOX_HOME"] = TEST_HOME
 os.environ.pop("EMOVOX_STORE", None)
 
 NEEDS = ("models", "mandarin", "browser", "postgres", "ray")
 #: Fixtures that stand for the real models: a test using one needs them.
 MODEL_FIXTURES = {"engine", "transcriber"}
+
+
+def pytest_unconfigure(config):
+    """The run's home goes with it (every run made one, and /tmp kept them all)."""
+    shutil.rmtree(TEST_HOME, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items):
