@@ -182,6 +182,7 @@ CASES = [
      "They met on July eleventh to twelfth, twenty twenty-three, and August third to fifth; on January third-forty-five "
      "people came, on December twenty-fourth to twenty-fifth none."),
     ("A 14-in. screen, a 5-in gap and a 2-in-1 laptop.", "A fourteen-inch screen, a five-inch gap and a two-in-one laptop."),
+    ("Coffee w/ milk and w/o sugar, c/o the front desk.", "Coffee with milk and without sugar, care of the front desk."),
     ("Expect 4-6 in. of snow near Port St. Lucie on Elm St. in a 5 GHz, 2.4 Gbps storm.",
      "Expect four to six inches of snow near Port Saint Lucie on Elm Street in a five gigahertz, "
      "two point four gigabits per second storm."),

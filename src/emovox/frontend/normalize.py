@@ -189,6 +189,9 @@ SPELLED_AFTER_THE = ("WHO",)
 #: Abbreviations read one way before a name and another way after one.
 TITLE_OR_PLACE = {"Dr": ("Doctor", "Drive"), "St": ("Saint", "Street")}
 _LATIN = {"e.g.": "for example", "i.e.": "that is", "a.k.a.": "also known as"}
+#: Shorthand written with a slash ("coffee w/ milk", "w/o sugar", "c/o the office"); the slash
+#: alone is unspeakable and was dropped, leaving the letters "w o".
+_SLASHED = {"w/o": "without", "w/": "with", "c/o": "care of"}
 _WEEKDAY_ABBREVIATION = r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)"
 _MONTH_ABBREVIATION = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
 #: What a long number names rather than counts: it is read digit by digit ("Invoice 20391",
@@ -757,6 +760,7 @@ WORD_RULES: tuple[Rule, ...] = (
     (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=[\s,;]|$)"), _speak_abbreviation),
     (re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(k) for k in _LATIN) + r")(?!\w)", re.IGNORECASE),
      lambda m: _LATIN[m.group(0).lower()]),
+    (re.compile(r"(?<![\w/])(?:[wc]/o(?![\w/])|w/(?=\s))", re.IGNORECASE), lambda m: _SLASHED[m.group(0).lower()]),
     (re.compile(r"\bvs\b"), lambda m: "versus"),
     (re.compile(r"(?<=\b[Tt]he )(?P<acronym>" + "|".join(SPELLED_AFTER_THE) + r")\b"),
      lambda m: " ".join(m.group("acronym"))),
