@@ -53,11 +53,12 @@ class EnglishG2P:
         self._espeak = espeak
         self.language = language
         self._letter_names: dict[str, str] = {}
+        self._spells: dict[str, bool] = {}
 
     def __call__(self, text: str) -> str:
         if self._espeak is None:
             self._espeak = Espeak.shared()
-        pieces = list(initialisms.pieces(letter_a.marked(text)))
+        pieces = list(initialisms.pieces(letter_a.marked(text), self._spelled_in_lowercase))
         parts: list[str] = []
         for index, (piece, is_initialism) in enumerate(pieces):
             if is_initialism:  # where espeak would read it as a word (initialisms.py)
@@ -84,6 +85,13 @@ class EnglishG2P:
             return self._phonemize(piece)
         rest = piece[:article.start()]
         return f"{self._phonemize(rest)} ɐ" if rest.strip() else "ɐ"
+
+    def _spelled_in_lowercase(self, token: str) -> bool:
+        """Whether espeak spells `token` in an ordinary lowercase clause (initialisms.py)."""
+        if token not in self._spells:
+            carried = self._phonemize(initialisms.CARRIER.format(token)).split()
+            self._spells[token] = len(carried) == 4 and carried[2] == initialisms.spelled(token, self._letter_name)
+        return self._spells[token]
 
     def _letter_name(self, letter: str) -> str:
         if letter not in self._letter_names:

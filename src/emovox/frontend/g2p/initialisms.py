@@ -1,58 +1,33 @@
-"""Short capitalized initialisms ("EPA", "NIH", "TSA"), spelled for espeak-ng as people say them.
+"""Short capitalized initialisms ("EPA", "NIH", "TSA") spelled in every clause, as espeak-ng
+spells them in most.
 
 espeak-ng spells a capitalized word of under four letters that its dictionary lacks only in a
 clause of mostly lowercase letters (more than three, and no fewer than the capitals; it counts
 per clause, between punctuation). In a short clause it reads the same word by its spelling
-rules: "The EPA, she said" gave "ˈɛpə", "the PTA," "tˈɑː", "the TSA," "tsˈɑː", "the NIH,"
-"nˈɪ", "the ICU," "ˈaɪkuː". In such a clause the initialism is cut out and spelled here, the
-way espeak spells it elsewhere; every other clause is left to espeak as it was.
+rules: "The EPA, she said" gave "ˈɛpə", "the PTA," "tˈɑː", "the TSA," "tsˈɑː", "the NIH," "nˈɪ",
+"the ICU," "ˈaɪkuː". In such a clause the token is cut out and spelled here, but only where
+espeak spells it in an ordinary lowercase clause, so every clause reads it the way the rest of
+the text does: words in its dictionary stay words ("SAT", "WHO", a shouted "NO"), and so do
+Roman numerals, which the normalizer reads where they follow a name. Clauses espeak counts as
+lowercase are left to it as they were.
 
-Whether a token is an initialism is decided the way misaki decides it for the `heart` voice
-(which reads every one of those right): a run of two or three capitals that is not a word of
-hibari's English lexicon, in capitals or in lowercase. Words stay words ("SAT", "UPS" and
-"WHO" are in the lexicon, as is "NO" shouted), and so do Roman numerals, which the normalizer
-reads where they follow a name.
-
-Longer initialisms ("USPS", "ACLU") are left to espeak: at four letters and more people say
-many of them as words ("NASA", "FAFSA", "IKEA"), and the lexicon does not tell those apart.
+Longer initialisms ("USPS" as "ˈʌsps", "ACLU", "EEOC") stay espeak's: at four letters and more
+people say many of them as words ("NASA", "FAFSA", "IKEA"), which spelling cannot tell apart.
 """
 
 from __future__ import annotations
 
-import functools
-import gzip
-import importlib.resources
-import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 _TOKEN = re.compile(r"(?<![\w'’-])[A-Z]{2,3}(?![\w'’-])")
+_ROMAN = re.compile(r"[IVX]+")
 #: What ends espeak's clause (espeak.PUNCTUATION, where our G2P also cuts).
 _CLAUSE_END = re.compile(r"[,.!?;:—…]")
-_ROMAN = re.compile(r"[IVX]+")
-_STRESSES = "ˈˌ"
 #: Letter names that start with a vowel sound: "the" before them is "ðɪ".
 _VOWEL_START = re.compile(r"^[ˈˌ]?[aeiouæɑɒɔəɛɜɪʊʌ]")
-
-
-@functools.cache
-def _lexicon_words() -> frozenset[str]:
-    """The headwords of hibari's US English lexicon (gold and silver; about 180,000), as
-    written there: lowercase words and the capitalized ones said as words."""
-    assets = importlib.resources.files("hibari") / "assets"
-    words: set[str] = set()
-    for name in ("lexicon_us_gold.json.gz", "lexicon_us_silver.json.gz"):
-        with (assets / name).open("rb") as raw:
-            words.update(json.load(gzip.open(raw)))
-    return frozenset(words)
-
-
-def is_initialism(token: str) -> bool:
-    """A run of two or three capitals that no reader would say as a word."""
-    if not _TOKEN.fullmatch(token) or _ROMAN.fullmatch(token):
-        return False
-    words = _lexicon_words()
-    return token not in words and token.lower() not in words
+#: A clause espeak counts as lowercase, around a token, to hear how it reads the token there.
+CARRIER = "we saw {} there"
 
 
 def espeak_spells_in(clause: str) -> bool:
@@ -63,26 +38,30 @@ def espeak_spells_in(clause: str) -> bool:
     return lower > 3 and upper <= lower
 
 
+def pieces(text: str, spelled_elsewhere: Callable[[str], bool]) -> Iterator[tuple[str, bool]]:
+    """`text` cut around the initialisms espeak would read as words here but spells elsewhere
+    (`spelled_elsewhere(token)`): (piece, is one), in order."""
+    start = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if _ROMAN.fullmatch(token) or espeak_spells_in(_clause_around(text, match)):
+            continue
+        if spelled_elsewhere(token):
+            if match.start() > start:
+                yield text[start:match.start()], False
+            yield token, True
+            start = match.end()
+    if start < len(text):
+        yield text[start:], False
+
+
 def _clause_around(text: str, match: re.Match[str]) -> str:
     starts = [end.end() for end in _CLAUSE_END.finditer(text, 0, match.start())]
     after = _CLAUSE_END.search(text, match.end())
     return text[starts[-1] if starts else 0:after.start() if after else len(text)]
 
 
-def pieces(text: str) -> Iterator[tuple[str, bool]]:
-    """`text` cut around the initialisms espeak would not spell: (piece, is one), in order."""
-    start = 0
-    for match in _TOKEN.finditer(text):
-        if is_initialism(match.group(0)) and not espeak_spells_in(_clause_around(text, match)):
-            if match.start() > start:
-                yield text[start:match.start()], False
-            yield match.group(0), True
-            start = match.end()
-    if start < len(text):
-        yield text[start:], False
-
-
-def spelled(token: str, letter_name) -> str:
+def spelled(token: str, letter_name: Callable[[str], str]) -> str:
     """The letters' names joined as espeak joins them when it spells a word itself ("FBI" is
     "ˌɛfbˌiːˈaɪ"): every name but the last with a secondary stress, and a linking "ɹ" after
     "R" before a vowel ("IRS" is "ˌaɪˌɑːɹɹˈɛs"). `letter_name(letter)`: espeak's IPA of one
