@@ -55,6 +55,16 @@ def test_unknown_symbols_are_dropped_and_reported(engine):
     assert encoded.dropped == ("ǂ",)
 
 
+def test_a_mark_the_model_reads_without_is_dropped_unreported():
+    from emovox.backends.symbols import SymbolTable
+
+    ids = {"b": 1, "ˈ": 2, "ʌ": 3, "ʔ": 4, "n": 5}
+    button = "bˈʌʔn\u0329"  # espeak's syllabic n
+    quiet = SymbolTable.from_single_ids(ids, unmarked=frozenset({"\u0329"})).lookup(button)
+    assert (quiet.ids, quiet.dropped) == ([1, 2, 3, 4, 5], ())
+    assert SymbolTable.from_single_ids(ids).lookup(button).dropped == ("\u0329",)
+
+
 def test_concurrent_calls_give_the_same_result_as_serial_ones():
     g2p = EnglishG2P()
     texts = [f"Sentence number {i} is about thirty cats." for i in range(40)]

@@ -56,6 +56,11 @@ SHORT_SPEECH_FRAMES = 40
 #: the highest of our voices), so happy and surprised took its peaks past 550 Hz, where
 #: DistillMOS fell by 0.5-1.1 (benchmarks/README.md, "Naturalness by emotion").
 F0_KNEE_HZ: dict[str, float] = {"jf_tebukuro": 420.0}
+#: espeak-ng's syllabic mark ("button" bˈʌʔn̩, "written", "certain"): Kokoro has no symbol for
+#: it, and reading the consonant without it is expected, not a loss to report on every such
+#: word. (misaki's spelling of those words, "bˈʌtn", was heard worse by four of the five
+#: voices: benchmarks/README.md, "Kokoro and the syllabic n".)
+UNMARKED = frozenset({"\u0329"})
 #: The sentence each voice's decoder statistics are measured on (espeak-ng IPA): 6 s of
 #: ordinary declarative speech.
 REFERENCE_PHONEMES = ("ðə vˈɪlɪdʒ wˈoʊk slˈoʊli, ænd ðə bˈeɪkɚɹ ˈoʊpənd hɪz dˈɔːɹz "
@@ -93,7 +98,7 @@ class KokoroBackend(Backend):
             languages=("en",), sample_rate=SAMPLE_RATE, max_phonemes=MAX_PHONEMES, pitch=PitchControl.MODEL,
             batching=False, cloning=Cloning.STYLE, conditioning_shape=(MAX_PHONEMES, STYLE_DIM), timing=True,
             streaming=split is not None)
-        self._symbols = SymbolTable.from_single_ids(vocab)
+        self._symbols = SymbolTable.from_single_ids(vocab, unmarked=UNMARKED)
         self._packs = {name: np.asarray(pack, dtype=np.float32).reshape(-1, STYLE_DIM)
                        for name, pack in voice_packs.items()}
         self._stock = frozenset(self._packs)

@@ -21,12 +21,15 @@ class Encoded:
 class SymbolTable:
     """A model's phoneme -> id mapping (one symbol may map to several ids, as in Piper)."""
 
-    def __init__(self, ids: Mapping[str, list[int]]) -> None:
+    def __init__(self, ids: Mapping[str, list[int]], unmarked: frozenset[str] = frozenset()) -> None:
+        """`unmarked`: marks the model has no symbol for, dropped without a report, the sound they
+        mark being kept (a backend says which, and why)."""
         self._ids = dict(ids)
+        self._unmarked = unmarked
 
     @classmethod
-    def from_single_ids(cls, ids: Mapping[str, int]) -> SymbolTable:
-        return cls({symbol: [index] for symbol, index in ids.items()})
+    def from_single_ids(cls, ids: Mapping[str, int], unmarked: frozenset[str] = frozenset()) -> SymbolTable:
+        return cls({symbol: [index] for symbol, index in ids.items()}, unmarked)
 
     def __getitem__(self, symbol: str) -> list[int]:
         return self._ids[symbol]
@@ -41,6 +44,6 @@ class SymbolTable:
             if symbol in self._ids:
                 ids.extend(self._ids[symbol])
                 sources.extend([offset] * len(self._ids[symbol]))
-            elif symbol not in dropped:
+            elif symbol not in dropped and symbol not in self._unmarked:
                 dropped.append(symbol)
         return Encoded(ids, tuple(dropped), tuple(sources))
