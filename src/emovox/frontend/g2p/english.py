@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from emovox.frontend.g2p import initialisms, letter_a
-from emovox.frontend.g2p.espeak import Espeak
+from emovox.frontend.g2p.espeak import PUNCTUATION, Espeak
 
 #: espeak reduces "to" before a consonant to "tə", which the Kokoro voices blur into "the";
 #: the careful form "tʊ" cut Whisper WER from 4.4 to 3.8 % (jf_tebukuro) and 3.8 to 2.8 %
@@ -43,7 +43,7 @@ _CAREFUL_FORMS = (
 _THE_AT_END = re.compile(r"(?<![^ ])ðə$")
 _ARTICLE_AT_END = re.compile(r"(?<![\w'’-])[aA]\s*$")
 #: Pieces are joined with a space; espeak writes punctuation right after the word before it.
-_BEFORE_PUNCTUATION = re.compile(r" (?=[,.!?;:—…])")
+_BEFORE_PUNCTUATION = re.compile(" (?=[" + re.escape(PUNCTUATION) + "])")
 
 
 class EnglishG2P:
@@ -53,7 +53,9 @@ class EnglishG2P:
         self._espeak = espeak
         self.language = language
         self._letter_names: dict[str, str] = {}
-        self._spells: dict[str, bool] = {}
+        #: Each capitalized token seen: its spelling where espeak spells it in a lowercase
+        #: clause, else None.
+        self._spellings: dict[str, str | None] = {}
 
     def __call__(self, text: str) -> str:
         if self._espeak is None:
@@ -62,7 +64,7 @@ class EnglishG2P:
         parts: list[str] = []
         for index, (piece, is_initialism) in enumerate(pieces):
             if is_initialism:  # where espeak would read it as a word (initialisms.py)
-                letters = initialisms.spelled(piece, self._letter_name)
+                letters = self._spellings[piece]
                 if parts and initialisms.starts_with_vowel(letters):
                     parts[-1] = _THE_AT_END.sub("ðɪ", parts[-1])
                 parts.append(letters)
@@ -88,10 +90,11 @@ class EnglishG2P:
 
     def _spelled_in_lowercase(self, token: str) -> bool:
         """Whether espeak spells `token` in an ordinary lowercase clause (initialisms.py)."""
-        if token not in self._spells:
+        if token not in self._spellings:
             carried = self._phonemize(initialisms.CARRIER.format(token)).split()
-            self._spells[token] = len(carried) == 4 and carried[2] == initialisms.spelled(token, self._letter_name)
-        return self._spells[token]
+            letters = initialisms.spelled(token, self._letter_name)
+            self._spellings[token] = letters if len(carried) == 4 and carried[2] == letters else None
+        return self._spellings[token] is not None
 
     def _letter_name(self, letter: str) -> str:
         if letter not in self._letter_names:

@@ -20,10 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from emovox.frontend.g2p.espeak import PUNCTUATION
+
 _TOKEN = re.compile(r"(?<![\w'’-])[A-Z]{2,3}(?![\w'’-])")
 _ROMAN = re.compile(r"[IVX]+")
-#: What ends espeak's clause (espeak.PUNCTUATION, where our G2P also cuts).
-_CLAUSE_END = re.compile(r"[,.!?;:—…]")
+#: What ends espeak's clause (where our G2P also cuts).
+_CLAUSE_END = re.compile("[" + re.escape(PUNCTUATION) + "]")
 #: Letter names that start with a vowel sound: "the" before them is "ðɪ".
 _VOWEL_START = re.compile(r"^[ˈˌ]?[aeiouæɑɒɔəɛɜɪʊʌ]")
 #: A clause espeak counts as lowercase, around a token, to hear how it reads the token there.
@@ -56,9 +58,9 @@ def pieces(text: str, spelled_elsewhere: Callable[[str], bool]) -> Iterator[tupl
 
 
 def _clause_around(text: str, match: re.Match[str]) -> str:
-    starts = [end.end() for end in _CLAUSE_END.finditer(text, 0, match.start())]
+    start = max((end.end() for end in _CLAUSE_END.finditer(text, 0, match.start())), default=0)
     after = _CLAUSE_END.search(text, match.end())
-    return text[starts[-1] if starts else 0:after.start() if after else len(text)]
+    return text[start:after.start() if after else len(text)]
 
 
 def spelled(token: str, letter_name: Callable[[str], str]) -> str:
