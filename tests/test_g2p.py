@@ -39,13 +39,54 @@ def test_an_initialism_is_spelled_in_a_short_clause_as_in_a_long_one():
     assert g2p("She called the EPA and the PTA.") == "ʃiː kˈɔːld ðɪ ˌiːpˌiːˈeɪ ˌænd ðə pˌiːtˌiːˈeɪ."
 
 
+def test_a_name_espeak_reads_by_rule_wrongly_is_read_as_the_pronouncing_dictionary_lists_it():
+    g2p = EnglishG2P()
+    assert g2p("Doctor Kowalski met Moreau.") == "dˈɑːktɚ kəwˈɑːlski mˈɛt mɚˈoʊ."  # by rule: kaʊˈɔlski, mˈɔːɹaʊ
+    assert g2p("Kowalski's son, at Dubois's.") == "kəwˈɑːlskiz sˈʌn, æt duːbˈɔɪsɪz."
+    assert g2p("We met an Abernathy.") == "wiː mˈɛt ɐn ˈæbɚnˌæθi."  # the article as read in a sentence
+
+
+def test_the_native_voice_reads_those_names_from_the_dictionary_too():
+    from emovox.frontend.g2p.misaki import MisakiG2P
+
+    # neither of hibari's lexicons holds them; its network for unknown words reads as espeak does
+    assert MisakiG2P()("Doctor Kowalski's son.") == "dˈɑktəɹ kəwˈɑlskiz sˈʌn."
+    assert MisakiG2P(names=False)("Doctor Kowalski's son.") == "dˈɑktəɹ kWˈɔlskiz sˈʌn."
+
+
+def test_names_espeak_knows_or_reads_as_listed_and_common_words_stay_espeaks():
+    # "Garcia" is in espeak's dictionary; "Mendez" is listed both ways, espeak's among them;
+    # "February" is read by rule and listed otherwise, but it is a common word
+    text = "Garcia, Mendez and February."
+    assert EnglishG2P()(text) == EnglishG2P(names=False)(text)
+
+
+def test_espeak_reports_the_words_its_dictionary_holds():
+    from emovox.frontend.g2p.espeak import Espeak
+
+    assert Espeak.shared().known_words("Garcia met Kowalski at the Winnipeg office.") >= {"garcia", "the", "winnipeg"}
+    assert "kowalski" not in Espeak.shared().known_words("Kowalski")
+
+
+def test_cmu_pronunciations_are_written_as_espeak_writes_ipa():
+    from emovox.frontend.g2p.names import arpabet_to_ipa, misread
+
+    assert arpabet_to_ipa("K AH0 W AA1 L S K IY0".split()) == "kəwˈɑːlski"
+    assert arpabet_to_ipa("TH IH1 B AH0 D OW0".split()) == "θˈɪbədoʊ"
+    assert not misread("ˈæŋkɚɹɪdʒ", "ˈæŋkɚədʒ")  # espeak's linking ɹ, the same consonants
+    assert misread("mˈɔːɹaʊ", "mɚˈoʊ")  # another syllable stressed
+    assert misread("dˈoʊmɪŋz", "dəmˈɪŋɪz")  # a consonant lost
+
+
 def test_capitals_that_are_words_stay_words():
     assert EnglishG2P()("NO, the WHO.") == "nˈoʊ, ðə hˈuː."
 
 
 @pytest.mark.parametrize("voice", ["joe", "jf_alpha"])
 def test_every_phoneme_of_varied_english_is_in_the_model_symbol_table(engine, voice):
-    phonemes = EnglishG2P()(VARIED)
+    from emovox.frontend.g2p.names import _CONSONANTS, _UNSTRESSED, _VOWELS
+
+    phonemes = EnglishG2P()(VARIED) + " " + "".join([*_VOWELS.values(), *_UNSTRESSED.values(), *_CONSONANTS.values()])
     encoded = engine.backend_of(voice).encode(phonemes)
     assert encoded.dropped == () and len(encoded.ids) >= len(phonemes)
 

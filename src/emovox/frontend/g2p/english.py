@@ -9,9 +9,11 @@ plain espeak-ng IPA was measured the more intelligible of the two: Whisper WER 3
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from emovox.frontend.g2p import initialisms, letter_a
 from emovox.frontend.g2p.espeak import PUNCTUATION, Espeak
+from emovox.frontend.g2p.names import NameReadings
 
 #: espeak reduces "to" before a consonant to "tə", which the Kokoro voices blur into "the";
 #: the careful form "tʊ" cut Whisper WER from 4.4 to 3.8 % (jf_tebukuro) and 3.8 to 2.8 %
@@ -39,9 +41,11 @@ _CAREFUL_FORMS = (
      lambda teen: teen.group(1).replace("ˈ", "ˌ") + "ˈiːn" + (teen.group(2) or "")),
 )
 
-#: "the" as espeak ends a piece with it, before an initialism spelled apart from it.
+#: "the" as espeak ends a piece with it, before a word read apart from it.
 _THE_AT_END = re.compile(r"(?<![^ ])ðə$")
-_ARTICLE_AT_END = re.compile(r"(?<![\w'’-])[aA]\s*$")
+_ARTICLE_AT_END = re.compile(r"(?<![\w'’-])([aA]n?)\s*$")
+#: The articles as espeak reads them in a sentence (alone, "a" is the letter and "an" is æn).
+_ARTICLES = {"a": "ɐ", "an": "ɐn"}
 #: Pieces are joined with a space; espeak writes punctuation right after the word before it.
 _BEFORE_PUNCTUATION = re.compile(" (?=[" + re.escape(PUNCTUATION) + "])")
 
@@ -49,44 +53,58 @@ _BEFORE_PUNCTUATION = re.compile(" (?=[" + re.escape(PUNCTUATION) + "])")
 class EnglishG2P:
     """Normalized English text -> IPA with stress marks and punctuation."""
 
-    def __init__(self, espeak: Espeak | None = None, language: str = "en-us") -> None:
+    def __init__(self, espeak: Espeak | None = None, language: str = "en-us", names: bool = True) -> None:
+        """`names`: read the names espeak would misread from the CMU dictionary (names.py)."""
         self._espeak = espeak
         self.language = language
         self._letter_names: dict[str, str] = {}
         #: Each capitalized token seen: its spelling where espeak spells it in a lowercase
         #: clause, else None.
         self._spellings: dict[str, str | None] = {}
+        self._names = NameReadings(self._phonemize, lambda word: self._espeak.known_words(word, self.language)) \
+            if names else None
 
     def __call__(self, text: str) -> str:
         if self._espeak is None:
             self._espeak = Espeak.shared()
-        pieces = list(initialisms.pieces(letter_a.marked(text), self._spelled_in_lowercase))
+        pieces = list(self._pieces(letter_a.marked(text)))
         parts: list[str] = []
-        for index, (piece, is_initialism) in enumerate(pieces):
-            if is_initialism:  # where espeak would read it as a word (initialisms.py)
-                letters = self._spellings[piece]
-                if parts and initialisms.starts_with_vowel(letters):
+        for index, (piece, reading) in enumerate(pieces):
+            if reading is not None:
+                if parts and initialisms.starts_with_vowel(reading):
                     parts[-1] = _THE_AT_END.sub("ðɪ", parts[-1])
-                parts.append(letters)
+                parts.append(reading)
             elif piece.strip():
-                before_initialism = index + 1 < len(pieces)
-                parts.append(self._before_initialism(piece) if before_initialism else self._phonemize(piece))
+                before_reading = index + 1 < len(pieces)
+                parts.append(self._before_reading(piece) if before_reading else self._phonemize(piece))
         phonemes = _BEFORE_PUNCTUATION.sub("", " ".join(parts))
         for weak, careful in _CAREFUL_FORMS:
             phonemes = weak.sub(careful, phonemes)
         return phonemes
 
+    def _pieces(self, text: str) -> Iterator[tuple[str, str | None]]:
+        """`text` cut around the words not left to espeak's reading in context: the
+        initialisms it would read as words (initialisms.py) and the names it would misread
+        (names.py); (piece, its reading or None), in order."""
+        for piece, is_initialism in initialisms.pieces(text, self._spelled_in_lowercase):
+            if is_initialism:
+                yield piece, self._spellings[piece]
+            elif self._names is not None:
+                yield from self._names.pieces(piece)
+            else:
+                yield piece, None
+
     def _phonemize(self, text: str) -> str:
         return self._espeak.phonemize(text, self.language)
 
-    def _before_initialism(self, piece: str) -> str:
-        """The text before a spelled initialism; an article that ends it stays the article
-        (alone, espeak reads "a" as the letter's name)."""
+    def _before_reading(self, piece: str) -> str:
+        """The text before a word read apart from it; an article that ends it stays the
+        article the way it is read in a sentence."""
         article = _ARTICLE_AT_END.search(piece)
         if article is None:
             return self._phonemize(piece)
-        rest = piece[:article.start()]
-        return f"{self._phonemize(rest)} ɐ" if rest.strip() else "ɐ"
+        rest, reduced = piece[:article.start()], _ARTICLES[article.group(1).lower()]
+        return f"{self._phonemize(rest)} {reduced}" if rest.strip() else reduced
 
     def _spelled_in_lowercase(self, token: str) -> bool:
         """Whether espeak spells `token` in an ordinary lowercase clause (initialisms.py)."""

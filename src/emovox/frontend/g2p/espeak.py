@@ -19,6 +19,9 @@ from emovox.errors import ModelAssetError
 _AUDIO_OUTPUT_SYNCHRONOUS = 0x02
 _CHARS_UTF8 = 1
 _PHONEMES_IPA = 0x02
+_PHONEMES_TRACE = 0x08
+#: How espeak's translation trace reports a word its dictionary holds.
+_DICTIONARY_HIT = re.compile(r"^Found: '([^']+)'", re.MULTILINE)
 
 #: Punctuation the models have symbols for; espeak drops it, so it is split off and re-attached.
 PUNCTUATION = ",.!?;:—…"
@@ -44,6 +47,7 @@ class Espeak:
         lib.espeak_SetVoiceByName.argtypes = [ctypes.c_char_p]
         lib.espeak_TextToPhonemes.restype = ctypes.c_char_p
         lib.espeak_TextToPhonemes.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.c_int]
+        lib.espeak_SetPhonemeTrace.argtypes = [ctypes.c_int, ctypes.c_void_p]
         self.sample_rate = lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, data_path.encode(), 0)
         if self.sample_rate <= 0:
             raise ModelAssetError(f"espeak-ng could not read its data at {data_path}")
@@ -65,6 +69,31 @@ class Espeak:
             if result:
                 clauses.append(result.decode("utf-8", errors="ignore").strip())
         return clauses
+
+    def known_words(self, text: str, language: str = "en-us") -> set[str]:
+        """The words of `text` espeak-ng reads from its dictionary rather than by its spelling
+        rules (lower case), from its translation trace."""
+        libc = _libc()
+        buffer, size = ctypes.c_char_p(), ctypes.c_size_t()
+        stream = libc.open_memstream(ctypes.byref(buffer), ctypes.byref(size))
+        if not stream:
+            raise MemoryError("open_memstream failed")
+        try:
+            with _lock:
+                if self._lib.espeak_SetVoiceByName(language.encode()) != 0:
+                    raise ModelAssetError(f"espeak-ng has no voice {language!r}")
+                self._lib.espeak_SetPhonemeTrace(_PHONEMES_IPA | _PHONEMES_TRACE, stream)
+                try:
+                    self._clauses(text)
+                finally:
+                    self._lib.espeak_SetPhonemeTrace(_PHONEMES_IPA, None)
+        finally:
+            libc.fclose(stream)
+        try:
+            trace = ctypes.string_at(buffer, size.value).decode("utf-8", errors="ignore")
+        finally:
+            libc.free(buffer)
+        return set(_DICTIONARY_HIT.findall(trace))
 
     def speak(self, text: str, voice: str = "en-us") -> np.ndarray:
         """espeak-ng's own formant speech for `text` (int16 -> float32 at `sample_rate`).
@@ -102,6 +131,16 @@ class Espeak:
                     out.append(" " + " ".join(self._clauses(piece)))
         phonemes = _LANGUAGE_SWITCH.sub("", "".join(out))
         return re.sub(r"\s+", " ", phonemes).strip()
+
+
+@cache
+def _libc() -> ctypes.CDLL:
+    libc = ctypes.CDLL(None)
+    libc.open_memstream.restype = ctypes.c_void_p
+    libc.open_memstream.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_size_t)]
+    libc.fclose.argtypes = [ctypes.c_void_p]
+    libc.free.argtypes = [ctypes.c_void_p]
+    return libc
 
 
 @cache
