@@ -61,8 +61,7 @@ class EnglishG2P:
         #: Each capitalized token seen: its spelling where espeak spells it in a lowercase
         #: clause, else None.
         self._spellings: dict[str, str | None] = {}
-        self._names = NameReadings(self._phonemize, lambda word: self._espeak.known_words(word, self.language)) \
-            if names else None
+        self._names = NameReadings(espeak, language) if names else None
 
     def __call__(self, text: str) -> str:
         if self._espeak is None:

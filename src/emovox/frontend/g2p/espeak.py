@@ -61,6 +61,11 @@ class Espeak:
         with _loading:
             return _load()
 
+    def _use_voice(self, name: str) -> None:
+        """Make `name` the library's current voice (call with the lock held)."""
+        if self._lib.espeak_SetVoiceByName(name.encode()) != 0:
+            raise ModelAssetError(f"espeak-ng has no voice {name!r}")
+
     def _clauses(self, text: str) -> list[str]:
         pointer = ctypes.pointer(ctypes.c_char_p(text.encode("utf-8")))
         clauses = []
@@ -80,8 +85,7 @@ class Espeak:
             raise MemoryError("open_memstream failed")
         try:
             with _lock:
-                if self._lib.espeak_SetVoiceByName(language.encode()) != 0:
-                    raise ModelAssetError(f"espeak-ng has no voice {language!r}")
+                self._use_voice(language)
                 self._lib.espeak_SetPhonemeTrace(_PHONEMES_IPA | _PHONEMES_TRACE, stream)
                 try:
                     self._clauses(text)
@@ -110,8 +114,7 @@ class Espeak:
         callback = callback_type(collect)
         data = text.encode("utf-8") + b"\0"
         with _lock:
-            if self._lib.espeak_SetVoiceByName(voice.encode()) != 0:
-                raise ModelAssetError(f"espeak-ng has no voice {voice!r}")
+            self._use_voice(voice)
             self._lib.espeak_SetSynthCallback(callback)
             self._lib.espeak_Synth(data, ctypes.c_size_t(len(data)), 0, 0, 0, _CHARS_UTF8, None, None)
             self._lib.espeak_Synchronize()
@@ -122,8 +125,7 @@ class Espeak:
         pieces = _PUNCTUATION_RUN.split(text)
         out: list[str] = []
         with _lock:
-            if self._lib.espeak_SetVoiceByName(language.encode()) != 0:
-                raise ModelAssetError(f"espeak-ng has no voice {language!r}")
+            self._use_voice(language)
             for index, piece in enumerate(pieces):
                 if index % 2:  # a punctuation run
                     out.append(piece)

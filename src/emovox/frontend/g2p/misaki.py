@@ -22,7 +22,6 @@ import re
 import threading
 
 from emovox.frontend.g2p import letter_a
-from emovox.frontend.g2p.espeak import Espeak
 from emovox.frontend.g2p.names import NameReadings
 
 #: espeak-style IPA -> misaki's symbols, longest first.
@@ -41,7 +40,7 @@ class MisakiG2P:
         """`names`: read the names espeak would misread from the CMU dictionary (names.py)."""
         self._g2p = None
         self._lock = threading.Lock()
-        self._names = NameReadings(self._by_espeak, self._known_to_espeak) if names else None
+        self._names = NameReadings() if names else None
         self._unknown_words = None
 
     def _loaded(self):
@@ -60,14 +59,6 @@ class MisakiG2P:
         would misread it, else what hibari's network reads."""
         name = self._names(word) if self._names is not None and word[:1].isupper() else None
         return self.from_ipa(name) if name else self._unknown_words(word)
-
-    @staticmethod
-    def _by_espeak(word: str) -> str:
-        return Espeak.shared().phonemize(word)
-
-    @staticmethod
-    def _known_to_espeak(word: str) -> set[str]:
-        return Espeak.shared().known_words(word)
 
     def __call__(self, text: str) -> str:
         return self._loaded()(letter_a.marked(text), normalize_text=False)

@@ -28,10 +28,11 @@ import gzip
 import importlib.util
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from emovox.errors import ModelAssetError
+from emovox.frontend.g2p.espeak import Espeak
 
 #: ARPAbet as espeak-ng writes US English: long vowels marked, "ɹ", "ɡ", and the reduced
 #: vowels of unstressed syllables.
@@ -94,10 +95,10 @@ def _stressed(ipa: str) -> int | None:
 class NameReadings:
     """The dictionary's reading of each name espeak would misread; None for every other word."""
 
-    def __init__(self, by_rule: Callable[[str], str], known_to_espeak: Callable[[str], set[str]]) -> None:
-        """`by_rule(word)`: espeak's IPA; `known_to_espeak(word)`: the words of its dictionary in it."""
-        self._by_rule = by_rule
-        self._known_to_espeak = known_to_espeak
+    def __init__(self, espeak: Espeak | None = None, language: str = "en-us") -> None:
+        """`espeak`: the library whose readings are judged (the process's by default)."""
+        self._espeak = espeak
+        self.language = language
         self._cached = functools.lru_cache(maxsize=65_536)(self._reading)  # a server meets new names forever
 
     def __call__(self, word: str) -> str | None:
@@ -108,12 +109,13 @@ class NameReadings:
             name = self(_POSSESSIVE.sub("", word))
             return name and name + _possessive_ending(name)
         key = word.lower().replace("’", "'")
-        if len(key) < 3 or key in self._known_to_espeak(key):
+        espeak = self._espeak or Espeak.shared()
+        if len(key) < 3 or key in espeak.known_words(key, self.language):
             return None
         listed = [reading for reading in map(arpabet_to_ipa, _listed(key)) if "ˈ" in reading]
         if not listed or _common(key) or _common(word):
             return None
-        by_rule = self._by_rule(key)
+        by_rule = espeak.phonemize(key, self.language)
         return listed[0] if all(misread(by_rule, reading) for reading in listed) else None
 
     def pieces(self, text: str) -> Iterator[tuple[str, str | None]]:
