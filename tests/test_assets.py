@@ -7,7 +7,7 @@ import pytest
 from emovox.backends import assets
 from emovox.errors import ModelAssetError
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,8 @@ import pytest
 
 from emovox.frontend.chinese import ChineseFrontend, Syllable
 
+pytestmark = pytest.mark.paired
+
 READINGS = [
     # polyphones by word context
     ("我去银行取钱", "wo3 qu4 yin2 hang2 qu3 qian2"),

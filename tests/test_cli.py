@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import soundfile
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 
 def emovox(*args, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -8,7 +8,7 @@ import pytest
 
 from emovox import InvalidOptionError, InvalidTextError, UnknownVoiceError
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 BUILT_IN = ["joe", "heart", "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
 

@@ -4,6 +4,8 @@ import pytest
 
 from emovox.frontend.g2p.english import EnglishG2P
 
+pytestmark = pytest.mark.paired
+
 VARIED = ("The quick brown fox jumps over the lazy dog; a judge's church, with measure, "
           "thought and rhythm! Why? Boys enjoy the zoo, singing ten thousand unusual songs.")
 

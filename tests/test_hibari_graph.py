@@ -7,7 +7,7 @@ import pytest
 
 from emovox.backends import assets, hibari, hibari_graph
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 SENTENCE = "The ferry leaves the harbour every forty minutes in the summer, weather permitting."
 

@@ -11,7 +11,7 @@ import soxr
 
 from emovox.voices.intake import SAMPLE_RATE, ReferenceAudioError, decode, prepare
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 SENTENCE = ("My grandmother grew tomatoes, beans and sunflowers in her garden every summer, "
             "and we helped her water them.")

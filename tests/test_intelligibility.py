@@ -10,7 +10,7 @@ import pytest
 
 from emovox.bench.intelligibility import corpus_wer
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 MAX_WER = 0.05
 SENTENCES = [line for line in (Path(__file__).parents[1] / "benchmarks" / "sentences_en.txt")

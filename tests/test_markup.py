@@ -5,6 +5,8 @@ import pytest
 from emovox.emotion.markup import MarkupError, has_markup, parse
 from emovox.emotion.model import Emotion
 
+pytestmark = pytest.mark.paired
+
 
 def test_inline_tags_split_text_into_emotional_spans():
     spans = parse("[happy] We won! [sad:0.6] But the season is over.")

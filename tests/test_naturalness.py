@@ -9,7 +9,7 @@ import pytest
 
 from emovox.bench.naturalness import ALLOWED_DROP, DistillMos, drops, scores_by_emotion
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 #: Written for this test; neither the calibration nor the naturalness benchmark reads them.
 SENTENCES = [

@@ -8,6 +8,8 @@ import pytest
 from emovox.audio import effects
 from emovox.audio.pitch import track_f0
 
+pytestmark = pytest.mark.paired
+
 SENTENCE = "Our neighbors painted their fence a bright shade of green."
 
 

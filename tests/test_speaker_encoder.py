@@ -8,7 +8,7 @@ import soxr
 
 from emovox.voices.encoder import SAMPLE_RATE, SpeakerEncoder, mel_power_frames, similarity
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 
 def _speech(engine, text: str, voice: str) -> np.ndarray:

@@ -17,7 +17,7 @@ from emovox.errors import InvalidOptionError
 from emovox.paths import cache_dir
 from emovox.voices.encoder import SpeakerEncoder, similarity
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.paired]
 
 SENTENCES = [line for line in (Path(__file__).parents[1] / "benchmarks" / "sentences_en.txt")
              .read_text("utf-8").splitlines() if line.strip()]

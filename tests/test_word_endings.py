@@ -10,6 +10,8 @@ from emovox.backends import word_endings
 from emovox.backends.vits import HOP, JOE_WORD_ENDING_FRAMES, VitsBackend
 from emovox.types import Prosody
 
+pytestmark = pytest.mark.paired
+
 
 def _held(backend: VitsBackend, phonemes: str, frames: int) -> dict[int, str]:
     """{offset in `phonemes`: symbol} of the symbols whose ids get extra frames."""
