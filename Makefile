@@ -115,7 +115,7 @@ test: $(TEST_STAMP) zh-models watermark-model lint
 	$(BIN)/python -m pytest -m "slow and paired" -n 2 --dist worksteal --durations=15
 	$(BIN)/python -m pytest -m "slow and not paired" --durations=25
 
-# Under a minute (56 s on two cores, 80 s on one process): the real pipeline on tiny voices
+# About a minute (56 s on two cores on a fast day, 75-95 s on a slow one): the real pipeline on tiny voices
 # the tests build; no model, no browser.
 test-fast: $(FAST_STAMP) lint
 	$(BIN)/python -m pytest -m "not slow" -q -n 2
