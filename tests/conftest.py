@@ -10,6 +10,10 @@ no browser. Tests that need those say so with a marker, and every marked test is
     browser   Debian's chromium, driven by Playwright
     postgres  a PostgreSQL server of the test run's own (Debian's package, tools/local_postgres.py)
     ray       a local two-node Ray cluster and PostgreSQL (tools/local_cluster.py)
+
+A module of slow tests that only compute in their own process (no server, no time-budgeted
+clone search, nothing timed) is also marked `paired`: make test runs those on two pytest-xdist
+workers side by side, each model on a thread of its own (`THREADS`), and the rest one at a time.
 """
 
 import os
