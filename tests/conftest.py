@@ -29,12 +29,13 @@ TEST_HOME = tempfile.mkdtemp(prefix="emovox-test-home-")
 os.environ["EMOVOX_HOME"] = TEST_HOME
 os.environ.pop("EMOVOX_STORE", None)
 
-#: Threads for each model in this process: all the cores, or a share of them where make test
-#: runs the `paired` slow tests on pytest-xdist workers side by side (two processes of one
-#: thread get through Kokoro 22 % sooner than one of two: its Sin and STFT nodes run on one).
+#: Threads for each model in this process: a share of the cores where make test runs the
+#: `paired` slow tests on pytest-xdist workers side by side (two processes of one thread get
+#: through Kokoro 22 % sooner than one of two: its Sin and STFT nodes run on one); None in a
+#: process of its own, where each library keeps its default.
 WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-THREADS = max(1, (os.cpu_count() or 1) // WORKERS)
-if WORKERS > 1:
+THREADS = max(1, (os.cpu_count() or 1) // WORKERS) if WORKERS > 1 else None
+if THREADS:
     os.environ.setdefault("OMP_NUM_THREADS", str(THREADS))  # torch (DistillMOS), before anything imports it
 
 NEEDS = ("models", "mandarin", "browser", "postgres", "ray")
@@ -61,14 +62,14 @@ def engine():
     from emovox import from_packages
     from emovox.backends.session import SessionSettings
 
-    return from_packages(SessionSettings(intra_op_threads=THREADS) if WORKERS > 1 else SessionSettings())
+    return from_packages(SessionSettings(intra_op_threads=THREADS))
 
 
 @pytest.fixture(scope="session")
 def transcriber():
     from emovox.bench.intelligibility import Transcriber
 
-    return Transcriber(threads=THREADS)
+    return Transcriber(threads=THREADS) if THREADS else Transcriber()
 
 
 @pytest.fixture(scope="session")
