@@ -143,6 +143,51 @@ def test_a_style_clone_is_handed_to_the_model(fresh_tiny_engine):
     assert speech_level_db(louder.samples, 24_000) > speech_level_db(stock.samples, 24_000) + 2
 
 
+def test_a_style_clones_raised_register_gives_way_to_an_emotions_raise(fresh_tiny_engine):
+    """A style clone's finishing register adds to every reading, but where it and an emotion's
+    raise together would ask the model for more than its stock voice's strongest emotion asks,
+    the register gives way; a lowering register, and a register clone's, are added whole."""
+    from emovox.types import Prosody
+
+    engine = fresh_tiny_engine
+    pack = np.full((510, 256), 0.1, np.float32)
+    engine.add_voice("kokoro", VoiceInfo("high", "kokoro", "en", "unknown", 24_000, based_on="af_kiko"), pack,
+                     register=Prosody(pitch_st=3.0))
+    engine.add_voice("kokoro", VoiceInfo("low", "kokoro", "en", "unknown", 24_000, based_on="af_kiko"), pack,
+                     register=Prosody(pitch_st=-3.0))
+    engine.add_voice("vits", VoiceInfo("high_tiny", "vits", "en", "unknown", 16_000, based_on="tiny"),
+                     np.array([[3.0, 1.0]], np.float32))
+
+    def pitch(voice: str, emotion: str | None = None, intensity: float = 1.0) -> float:
+        options = SpeechOptions(voice=voice, emotion=emotion, intensity=intensity if emotion else None)
+        return engine.plan("Hello there.", options=options).controls.pitch_st
+
+    stock = {emotion: pitch("af_kiko", emotion) for emotion in ("happy", "surprised", "sad")}
+    ceiling = stock["surprised"]  # the largest raise af_kiko's presets ask
+    assert stock["surprised"] > stock["happy"] > 0 > stock["sad"]
+    assert pitch("high") == 3.0  # neutral: the whole register
+    assert pitch("high", "happy") == pytest.approx(stock["happy"] + min(3.0, ceiling - stock["happy"]))
+    assert pitch("high", "surprised") == pytest.approx(ceiling)
+    assert pitch("high", "sad") == pytest.approx(stock["sad"] + 3.0)
+    assert pitch("low", "surprised") == pytest.approx(stock["surprised"] - 3.0)
+    assert pitch("high_tiny", "surprised") == pytest.approx(pitch("tiny", "surprised") + 3.0)
+    assert 3.0 < pitch("high", "happy", intensity=0.5) < pitch("high", "happy")
+
+
+def test_a_style_search_of_so_many_steps_finds_the_same_pack_whatever_the_clock(tiny_engine):
+    from emovox.voices.adapt import adapt_kokoro
+    from emovox.voices.encoder import SpeakerEncoder
+
+    encoder = SpeakerEncoder.packaged()
+    spoken = tiny_engine.synthesize("A speaker to clone, reading a sentence.", voice="tiny")
+    target = encoder.embed(spoken.samples, spoken.sample_rate)
+    first = adapt_kokoro(tiny_engine, target, "fast", encoder, seed=5, steps=6)
+    again = adapt_kokoro(tiny_engine, target, "fast", encoder, seed=5, steps=6)
+    other = adapt_kokoro(tiny_engine, target, "fast", encoder, seed=6, steps=6)
+    assert first.steps == again.steps == 6 and np.array_equal(first.pack, again.pack)
+    assert not np.array_equal(first.pack, other.pack)  # the walk moved: the seed decides where
+
+
 @pytest.mark.parametrize(("info", "tensor", "message"), [
     (VoiceInfo("tiny", "vits", "en", "unknown", 16_000, based_on="tiny"), np.zeros((1, 2)), "taken by a built-in"),
     (VoiceInfo("zh_clone", "fastspeech2", "zh", "unknown", 24_000, based_on="baker"), np.zeros((1, 2)),

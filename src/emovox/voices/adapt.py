@@ -108,10 +108,13 @@ def adapt_kokoro(
     encoder: SpeakerEncoder | None = None,
     seed: int = 0,
     progress: Callable[[float, float], None] | None = None,
+    steps: int | None = None,
 ) -> Adaptation:
     """Search a Kokoro style pack whose speech embeds close to `target` (a d-vector).
 
-    `progress(elapsed_s, similarity)` is called after each step."""
+    `progress(elapsed_s, similarity)` is called after each step. `steps`: search exactly this
+    many steps instead of the quality's seconds, so that a reference gives the same pack on a
+    fast machine and a slow one (the seconds make a slower machine's clone another clone)."""
     if quality not in BUDGETS:
         raise ValueError(f"unknown quality {quality!r}; choose one of {', '.join(BUDGETS)}")
     encoder = encoder or SpeakerEncoder.packaged()
@@ -137,15 +140,21 @@ def adapt_kokoro(
     start_similarity = float(np.mean(current))
     offset = np.zeros(spread.shape, np.float32)
     rng = np.random.default_rng(seed)
-    steps, search_started = 0, time.perf_counter()
-    while time.perf_counter() - search_started < BUDGETS[quality]:
-        text = steps % 2
+    taken, search_started = 0, time.perf_counter()
+
+    def searching() -> bool:
+        if steps is not None:
+            return taken < steps
+        return time.perf_counter() - search_started < BUDGETS[quality]
+
+    while searching():
+        text = taken % 2
         candidate = offset + rng.standard_normal(spread.shape).astype(np.float32) * spread * STEP
         rms = float(np.sqrt(np.mean((candidate / spread) ** 2)))
         if rms > MAX_OFFSET:
             candidate *= MAX_OFFSET / rms
         value = score(base + candidate, text)
-        steps += 1
+        taken += 1
         if value > current[text]:
             other = score(base + candidate, 1 - text)
             if other > current[1 - text] - _TIE_MARGIN:
@@ -153,5 +162,5 @@ def adapt_kokoro(
         if progress:
             progress(time.perf_counter() - started, float(np.mean(current)))
     return Adaptation(pack=(base + offset).astype(np.float32), start=start, based_on=based_on,
-                      start_similarity=start_similarity, similarity=float(np.mean(current)), steps=steps,
+                      start_similarity=start_similarity, similarity=float(np.mean(current)), steps=taken,
                       seconds=time.perf_counter() - started)

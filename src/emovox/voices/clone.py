@@ -154,12 +154,14 @@ def clone(
     consent: ConsentClaim | None = None,
     require_consent: bool = False,
     actor: str = "",
+    search_steps: int | None = None,
 ) -> CloneResult:
     """Clone the speaker in `data` (any audio file's bytes) into a stored voice `name`.
 
     `consent` is checked before any adaptation and stored with the voice (voices/consent.py);
     with `require_consent` a clone without it is refused. The clone is recorded in the store's
-    audit log under `actor`."""
+    audit log under `actor`. `search_steps`: a style search of exactly that many steps instead of
+    the quality's seconds, the same clone on any machine (`adapt_kokoro`)."""
     started = time.perf_counter()
     check_name(name)
     if quality not in BUDGETS:
@@ -177,7 +179,8 @@ def clone(
         raise consent_module.required()
     encoder = SpeakerEncoder.packaged()
     source = hashlib.sha256(data).hexdigest()
-    settings = f"{METHODS[backend]}/{quality}/{encoder.name}/denoise-{denoise}"
+    settings = f"{METHODS[backend]}/{quality}/{encoder.name}/denoise-{denoise}" \
+        + (f"/steps-{search_steps}" if search_steps is not None else "")
 
     cached = store.find_clone(source, settings)
     reference = intake.prepare(data, denoise) if cached is None or claim.clip is not None else None
@@ -190,7 +193,7 @@ def clone(
         tensor, report = store.tensor(cached.name), None
     else:
         if engine.backend_named(backend).capabilities.cloning is Cloning.STYLE:
-            adaptation = adapt_kokoro(engine, target, quality, encoder, progress=progress)
+            adaptation = adapt_kokoro(engine, target, quality, encoder, progress=progress, steps=search_steps)
             tensor, based_on, achieved = adaptation.pack, adaptation.based_on, adaptation.similarity
             meta = {"timbre_adapted": True, "start": adaptation.start,
                     "start_similarity": round(adaptation.start_similarity, 4),
