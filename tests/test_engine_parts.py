@@ -188,6 +188,18 @@ def test_a_style_search_of_so_many_steps_finds_the_same_pack_whatever_the_clock(
     assert not np.array_equal(first.pack, other.pack)  # the walk moved: the seed decides where
 
 
+def test_a_style_search_stops_at_its_cpu_limit_before_its_seconds(tiny_engine, monkeypatch):
+    from emovox.voices import adapt
+    from emovox.voices.encoder import SpeakerEncoder
+
+    encoder = SpeakerEncoder.packaged()
+    spoken = tiny_engine.synthesize("A speaker to clone, reading a sentence.", voice="tiny")
+    target = encoder.embed(spoken.samples, spoken.sample_rate)
+    assert adapt.adapt_kokoro(tiny_engine, target, "fast", encoder).steps > 0  # 4 s of tiny steps
+    monkeypatch.setitem(adapt.CPU_LIMITS, "fast", 0.0)  # spent before the first step
+    assert adapt.adapt_kokoro(tiny_engine, target, "fast", encoder).steps == 0
+
+
 @pytest.mark.parametrize(("info", "tensor", "message"), [
     (VoiceInfo("tiny", "vits", "en", "unknown", 16_000, based_on="tiny"), np.zeros((1, 2)), "taken by a built-in"),
     (VoiceInfo("zh_clone", "fastspeech2", "zh", "unknown", 24_000, based_on="baker"), np.zeros((1, 2)),

@@ -30,6 +30,14 @@ from emovox.voices.encoder import SpeakerEncoder, similarity
 #: cores the whole clone then takes at most 10 s (fast), 30 s of wall and 60 s of CPU time
 #: (balanced, the default) and 10 minutes (best).
 BUDGETS = {"fast": 4.0, "balanced": 22.0, "best": 540.0}
+#: CPU seconds (every thread of the process, first guess included) an adaptation may take
+#: where its quality promises a CPU cost. A balanced clone is at most 60 s of CPU in all
+#: (issue 17); on a slow day (2026-12-07) its 22 s of search took 59 s of CPU, and intake,
+#: finish and storing 7.6-15 s more (the most for a process's first clone, which loads the
+#: encoder, the projector and the watermark), so the search also stops where its next step
+#: would pass this. In a busy server other requests' CPU counts too, as their share of the
+#: cores already shortens the seconds.
+CPU_LIMITS = {"balanced": 44.0}
 SCORING_TEXTS = (
     "She sells fresh bread on Saturdays.",
     "Please call me when you get home.",
@@ -112,9 +120,10 @@ def adapt_kokoro(
 ) -> Adaptation:
     """Search a Kokoro style pack whose speech embeds close to `target` (a d-vector).
 
-    `progress(elapsed_s, similarity)` is called after each step. `steps`: search exactly this
-    many steps instead of the quality's seconds, so that a reference gives the same pack on a
-    fast machine and a slow one (the seconds make a slower machine's clone another clone)."""
+    `progress(elapsed_s, similarity)` is called after each step. The search ends at the
+    quality's seconds or its CPU limit, whichever comes first; `steps`: exactly this many steps
+    instead, so that a reference gives the same pack on a fast machine and a slow one (the
+    seconds make a slower machine's clone another clone)."""
     if quality not in BUDGETS:
         raise ValueError(f"unknown quality {quality!r}; choose one of {', '.join(BUDGETS)}")
     encoder = encoder or SpeakerEncoder.packaged()
@@ -127,12 +136,14 @@ def adapt_kokoro(
         audio = backend.infer_with_pack(encoded[text], pack)
         return similarity(encoder.embed(audio, backend.sample_rate), target)
 
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     candidates = dict(stock)
     projector = StyleProjector.packaged()
     if projector is not None and projector.fits(packs):
         candidates["projector"] = projector.predict(target, packs)
     first = {name: score(pack, 0) for name, pack in candidates.items()}
+    # a step scores once or twice: what the first guess's scorings cost, twice
+    step_cpu = 2 * (time.process_time() - cpu_started) / len(candidates)
     based_on = max(stock, key=first.get)
     start = max(first, key=first.get)
     base = candidates[start]
@@ -145,7 +156,8 @@ def adapt_kokoro(
     def searching() -> bool:
         if steps is not None:
             return taken < steps
-        return time.perf_counter() - search_started < BUDGETS[quality]
+        return (time.perf_counter() - search_started < BUDGETS[quality]
+                and time.process_time() - cpu_started + step_cpu <= CPU_LIMITS.get(quality, float("inf")))
 
     while searching():
         text = taken % 2
