@@ -32,11 +32,10 @@ from emovox.voices.encoder import SpeakerEncoder, similarity
 BUDGETS = {"fast": 4.0, "balanced": 22.0, "best": 540.0}
 #: CPU seconds (every thread of the process, first guess included) an adaptation may take
 #: where its quality promises a CPU cost. A balanced clone is at most 60 s of CPU in all
-#: (issue 17); on a slow day (2026-12-07) its 22 s of search took 59 s of CPU, and intake,
-#: finish and storing 7.6-15 s more (the most for a process's first clone, which loads the
-#: encoder, the projector and the watermark), so the search also stops where its next step
-#: would pass this. In a busy server other requests' CPU counts too, as their share of the
-#: cores already shortens the seconds.
+#: (issue 17); on a slow day (2026-12-07) its adaptation (first guess and 22 s of search) took
+#: 59 s of CPU, and intake, finish and storing 7.6 s more, so the search also stops where its
+#: next step would pass this. In a busy server other requests' CPU counts too, as their share
+#: of the cores already shortens the seconds.
 CPU_LIMITS = {"balanced": 44.0}
 SCORING_TEXTS = (
     "She sells fresh bread on Saturdays.",
