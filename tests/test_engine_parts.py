@@ -174,13 +174,19 @@ def test_a_style_clones_raised_register_gives_way_to_an_emotions_raise(fresh_tin
     assert 3.0 < pitch("high", "happy", intensity=0.5) < pitch("high", "happy")
 
 
-def test_a_style_search_of_so_many_steps_finds_the_same_pack_whatever_the_clock(tiny_engine):
-    from emovox.voices.adapt import adapt_kokoro
+def _speaker_to_clone(engine):
+    """The GE2E encoder and the d-vector of a tiny voice reading a sentence: a search's target."""
     from emovox.voices.encoder import SpeakerEncoder
 
     encoder = SpeakerEncoder.packaged()
-    spoken = tiny_engine.synthesize("A speaker to clone, reading a sentence.", voice="tiny")
-    target = encoder.embed(spoken.samples, spoken.sample_rate)
+    spoken = engine.synthesize("A speaker to clone, reading a sentence.", voice="tiny")
+    return encoder, encoder.embed(spoken.samples, spoken.sample_rate)
+
+
+def test_a_style_search_of_so_many_steps_finds_the_same_pack_whatever_the_clock(tiny_engine):
+    from emovox.voices.adapt import adapt_kokoro
+
+    encoder, target = _speaker_to_clone(tiny_engine)
     first = adapt_kokoro(tiny_engine, target, "fast", encoder, seed=5, steps=6)
     again = adapt_kokoro(tiny_engine, target, "fast", encoder, seed=5, steps=6)
     other = adapt_kokoro(tiny_engine, target, "fast", encoder, seed=6, steps=6)
@@ -190,11 +196,8 @@ def test_a_style_search_of_so_many_steps_finds_the_same_pack_whatever_the_clock(
 
 def test_a_style_search_stops_at_its_cpu_limit_before_its_seconds(tiny_engine, monkeypatch):
     from emovox.voices import adapt
-    from emovox.voices.encoder import SpeakerEncoder
 
-    encoder = SpeakerEncoder.packaged()
-    spoken = tiny_engine.synthesize("A speaker to clone, reading a sentence.", voice="tiny")
-    target = encoder.embed(spoken.samples, spoken.sample_rate)
+    encoder, target = _speaker_to_clone(tiny_engine)
     assert adapt.adapt_kokoro(tiny_engine, target, "fast", encoder).steps > 0  # 4 s of tiny steps
     monkeypatch.setitem(adapt.CPU_LIMITS, "fast", 0.0)  # spent before the first step
     assert adapt.adapt_kokoro(tiny_engine, target, "fast", encoder).steps == 0

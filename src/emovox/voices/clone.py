@@ -179,8 +179,9 @@ def clone(
         raise consent_module.required()
     encoder = SpeakerEncoder.packaged()
     source = hashlib.sha256(data).hexdigest()
-    settings = f"{METHODS[backend]}/{quality}/{encoder.name}/denoise-{denoise}" \
-        + (f"/steps-{search_steps}" if search_steps is not None else "")
+    settings = f"{METHODS[backend]}/{quality}/{encoder.name}/denoise-{denoise}"
+    if search_steps is not None:  # another search than the quality's: not the same cached clone
+        settings += f"/steps-{search_steps}"
 
     cached = store.find_clone(source, settings)
     reference = intake.prepare(data, denoise) if cached is None or claim.clip is not None else None
