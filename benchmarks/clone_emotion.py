@@ -1,7 +1,7 @@
 """Emotion on cloned voices: does the identity stay when the clone is happy, sad or afraid?
 
     .venv/bin/python benchmarks/clone_emotion.py [--quality balanced] [--arctic DIR] [--sentences 3]
-                                                 [--seed N]
+                                                 [--seed N] [--backend vits]
 
 Each target speaker (as in benchmarks/clone.py: joe, two espeak-ng voices, `heart`, and CMU
 ARCTIC recordings when `--arctic DIR` holds them) is cloned at the given quality; the clone
@@ -73,6 +73,7 @@ def targets(engine, arctic: Path | None) -> dict[str, tuple[bytes, np.ndarray, i
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quality", default="balanced")
+    parser.add_argument("--backend", default="kokoro", help="kokoro (a style clone) or vits (joe in the speaker's register)")
     parser.add_argument("--arctic", type=Path, help="WAV files, taken in pairs: enrollment, held-out clip")
     parser.add_argument("--sentences", type=int, default=3)
     parser.add_argument("--seed", type=int, help="read this many fresh sentences of this seed instead of TEXTS")
@@ -93,7 +94,8 @@ def main() -> None:
         if args.only and target not in args.only:
             continue
         name = f"clone{number}"
-        clone(engine, store, data, name, args.quality, force=True, consent=ConsentClaim(by="clone_emotion benchmark"))
+        clone(engine, store, data, name, args.quality, force=True, backend=args.backend,
+              consent=ConsentClaim(by="clone_emotion benchmark"))
         held_ge2e, held_second = ge2e.embed(held, held_rate), second.embed(held, held_rate)
         scores, per_sentence = {}, {}
         for emotion in EMOTIONS:

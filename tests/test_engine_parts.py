@@ -143,10 +143,11 @@ def test_a_style_clone_is_handed_to_the_model(fresh_tiny_engine):
     assert speech_level_db(louder.samples, 24_000) > speech_level_db(stock.samples, 24_000) + 2
 
 
-def test_a_style_clones_raised_register_gives_way_to_an_emotions_raise(fresh_tiny_engine):
-    """A style clone's finishing register adds to every reading, but where it and an emotion's
-    raise together would ask the model for more than its stock voice's strongest emotion asks,
-    the register gives way; a lowering register, and a register clone's, are added whole."""
+def test_a_raised_register_and_an_emotions_raise_stay_within_the_stock_voices_highest(fresh_tiny_engine):
+    """A clone's raised register adds to every reading, but where it and an emotion's raise
+    together would ask for more than its stock voice's strongest emotion asks, one gives way:
+    a style clone's finishing register, or, on a register clone, whose register is who it is,
+    the emotion's raise. A lowering register is added whole."""
     from emovox.types import Prosody
 
     engine = fresh_tiny_engine
@@ -155,8 +156,9 @@ def test_a_style_clones_raised_register_gives_way_to_an_emotions_raise(fresh_tin
                      register=Prosody(pitch_st=3.0))
     engine.add_voice("kokoro", VoiceInfo("low", "kokoro", "en", "unknown", 24_000, based_on="af_kiko"), pack,
                      register=Prosody(pitch_st=-3.0))
-    engine.add_voice("vits", VoiceInfo("high_tiny", "vits", "en", "unknown", 16_000, based_on="tiny"),
-                     np.array([[3.0, 1.0]], np.float32))
+    for name, register_st in (("high_tiny", 3.0), ("higher_tiny", 8.0)):
+        engine.add_voice("vits", VoiceInfo(name, "vits", "en", "unknown", 16_000, based_on="tiny"),
+                         np.array([[register_st, 1.0]], np.float32))
 
     def pitch(voice: str, emotion: str | None = None, intensity: float = 1.0) -> float:
         options = SpeechOptions(voice=voice, emotion=emotion, intensity=intensity if emotion else None)
@@ -170,7 +172,12 @@ def test_a_style_clones_raised_register_gives_way_to_an_emotions_raise(fresh_tin
     assert pitch("high", "surprised") == pytest.approx(ceiling)
     assert pitch("high", "sad") == pytest.approx(stock["sad"] + 3.0)
     assert pitch("low", "surprised") == pytest.approx(stock["surprised"] - 3.0)
-    assert pitch("high_tiny", "surprised") == pytest.approx(pitch("tiny", "surprised") + 3.0)
+    tiny = {emotion: pitch("tiny", emotion) for emotion in ("happy", "surprised", "sad")}
+    assert tiny["surprised"] > tiny["happy"] > 3.0 > 0 > tiny["sad"]
+    assert pitch("high_tiny", "happy") == pytest.approx(3.0 + min(tiny["happy"], tiny["surprised"] - 3.0))
+    assert pitch("high_tiny", "surprised") == pytest.approx(tiny["surprised"])  # the register whole
+    assert tiny["surprised"] < 8.0 and pitch("higher_tiny", "happy") == 8.0  # no raise left, and never below neutral
+    assert pitch("higher_tiny", "sad") == pytest.approx(tiny["sad"] + 8.0)
     assert 3.0 < pitch("high", "happy", intensity=0.5) < pitch("high", "happy")
 
 
