@@ -146,7 +146,7 @@ class Watermarker:
             return samples
         signal = soxr.resample(samples, sample_rate, SAMPLE_RATE) if sample_rate != SAMPLE_RATE else samples
         spectrum = _stft(signal.astype(np.float32))
-        magnitude, phase = np.abs(spectrum), np.angle(spectrum)
+        magnitude = np.abs(spectrum)  # all of it: the speech frames are found on the whole band
         level = _to_level(magnitude)
         speech = _speech_frames(level)
         if not speech.any():
@@ -157,7 +157,7 @@ class Watermarker:
         change = _from_level(level[:SUBBAND]) - magnitude[:SUBBAND]
         # only the band moves: add its change instead of rebuilding the whole signal
         delta = np.zeros_like(spectrum)
-        delta[:SUBBAND] = change * np.exp(1j * phase[:SUBBAND])
+        delta[:SUBBAND] = change * np.exp(1j * np.angle(spectrum[:SUBBAND]))
         marked = signal + _istft(delta, len(signal)).astype(np.float32)
         if sample_rate != SAMPLE_RATE:
             marked = soxr.resample(marked, SAMPLE_RATE, sample_rate)
