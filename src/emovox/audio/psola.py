@@ -28,19 +28,17 @@ MIN_COVERAGE = 0.5
 
 
 def _next_cycle(samples: np.ndarray, previous: float, period: float) -> float:
-    """Where the cycle that starts at `previous` repeats, about one `period` later."""
+    """Where the cycle that starts at `previous` repeats, about one `period` later: the lag
+    within +-20 % of a period whose stretch best matches this one (the first of equals), among
+    the lags whose stretch lies wholly inside the samples."""
     half = int(period / 2)
     start = int(previous)
     reference = samples[max(0, start - half):start + half]
-    best, best_score = previous + period, -np.inf
-    for lag in range(int(0.8 * period), int(1.2 * period) + 1):
-        candidate = samples[max(0, start + lag - half):start + lag + half]
-        if len(candidate) != len(reference) or not len(reference):
-            break
-        score = float(np.dot(reference, candidate))
-        if score > best_score:
-            best, best_score = float(start + lag), score
-    return best
+    first, last = int(0.8 * period), min(int(1.2 * period), len(samples) - start - half)
+    if len(reference) != 2 * half or not len(reference) or last < first:
+        return previous + period
+    candidates = np.lib.stride_tricks.sliding_window_view(samples[start + first - half:start + last + half], 2 * half)
+    return float(start + first + int(np.argmax(candidates @ reference)))
 
 
 def psola(samples: np.ndarray, sample_rate: int, f0: np.ndarray, target_f0: np.ndarray, hop_s: float,
