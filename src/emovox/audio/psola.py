@@ -20,6 +20,8 @@ almost no voiced frames in it, while this keeps the voicing the model produced.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 UNVOICED_STEP_S = 0.01
@@ -37,8 +39,16 @@ def _next_cycle(samples: np.ndarray, previous: float, period: float) -> float:
     first, last = int(0.8 * period), min(int(1.2 * period), len(samples) - start - half)
     if len(reference) != 2 * half or not len(reference) or last < first:
         return previous + period
-    candidates = np.lib.stride_tricks.sliding_window_view(samples[start + first - half:start + last + half], 2 * half)
-    return float(start + first + int(np.argmax(candidates @ reference)))
+    scores = np.correlate(samples[start + first - half:start + last + half], reference, "valid")
+    return float(start + first + int(np.argmax(scores)))
+
+
+@functools.lru_cache(maxsize=512)
+def _hann(length: int) -> np.ndarray:
+    """A grain's window (periods repeat, so a stream asks for the same few lengths again and again)."""
+    window = np.hanning(length).astype(np.float32)
+    window.flags.writeable = False
+    return window
 
 
 def psola(samples: np.ndarray, sample_rate: int, f0: np.ndarray, target_f0: np.ndarray, hop_s: float,
@@ -155,7 +165,7 @@ class Psola:
             if not final and (center + half > n or frame >= len(target_f0)):
                 break
             frame = min(frame, len(target_f0) - 1)
-            window = np.hanning(2 * half).astype(np.float32)
+            window = _hann(2 * half)
             start = int(round(position)) - half
             grain = self._grain(center, half) * window
             low = max(0, -start)
@@ -171,5 +181,7 @@ class Psola:
     def _grain(self, center: int, half: int) -> np.ndarray:
         """x[center - half : center + half], zeros outside the signal."""
         low, high = center - half, center + half
+        if low >= 0 and high <= len(self._x):
+            return self._x[low:high]
         grain = self._x[max(0, low):max(0, min(len(self._x), high))]
         return np.pad(grain, (max(0, -low), high - low - len(grain) - max(0, -low)))
