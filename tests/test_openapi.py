@@ -56,7 +56,7 @@ def test_the_document_lists_real_statuses_media_types_and_voices(server, tiny_en
 def test_schemathesis_finds_nothing_in_a_thousand_generated_requests(server, tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG), "run", f"{server.url}/openapi.json",
-         "--checks", "all", "--max-examples", "30", "--workers", "2", "--seed", "20261202", "--request-timeout", "120",
+         "--checks", "all", "--max-examples", "30", "--workers", "2", "--seed", "20261202", "--request-timeout", "60",
          "--report", "junit", "--report-dir", str(tmp_path), "--no-color"],
         capture_output=True, text=True, timeout=900)
     # the findings (errors and failures, each with a curl line to reproduce it), then the summary
