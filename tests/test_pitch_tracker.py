@@ -54,6 +54,12 @@ def test_two_minutes_are_tracked_in_bounded_memory():
     assert peak < 100e6, f"{peak / 1e6:.0f} MB"  # 55 MB, 23 MB of it the clip as float64; 1.4 GB before
 
 
+def test_the_median_filter_takes_tracks_without_voice_or_frames():
+    assert pitch.median_smooth(np.zeros(0)).shape == (0,)
+    assert np.array_equal(pitch.median_smooth(np.zeros(3)), np.zeros(3))
+    assert np.array_equal(pitch.median_smooth(np.array([120.0])), np.array([120.0]))
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_the_median_filter_reads_only_voiced_neighbours(seed):
     rng = np.random.default_rng(seed)

@@ -104,11 +104,10 @@ MEDIAN_REACH = 2
 
 def median_smooth(f0: np.ndarray, size: int = 2 * MEDIAN_REACH + 1) -> np.ndarray:
     """Median over voiced neighbours; unvoiced frames stay unvoiced."""
-    half = size // 2
-    neighbours = np.lib.stride_tricks.sliding_window_view(
-        np.pad(np.where(f0 > 0, f0, np.nan), half, constant_values=np.nan), size)
-    voiced = f0 > 0
-    out = f0.copy()
+    out, voiced = f0.copy(), f0 > 0
     if voiced.any():
+        half = size // 2
+        neighbours = np.lib.stride_tricks.sliding_window_view(
+            np.pad(np.where(voiced, f0, np.nan), half, constant_values=np.nan), size)
         out[voiced] = np.nanmedian(neighbours[voiced], axis=1)
     return out
