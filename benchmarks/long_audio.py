@@ -37,8 +37,8 @@ RATE = 24_000
 
 def speech_like(seconds):
     t = np.arange(int(RATE * seconds)) / RATE
-    f0 = 120 + 30 * np.sin(2 * np.pi * 0.3 * t)
-    voice = sum(np.sin(k * 2 * np.pi * np.cumsum(f0) / RATE) / k for k in range(1, 12))
+    phase = 2 * np.pi * np.cumsum(120 + 30 * np.sin(2 * np.pi * 0.3 * t)) / RATE
+    voice = sum(np.sin(k * phase) / k for k in range(1, 12))
     gated = voice * (np.sin(2 * np.pi * 2 * t) > -0.3)
     noisy = gated + 0.01 * np.random.default_rng(0).standard_normal(len(t))
     return (0.3 * noisy / np.abs(noisy).max()).astype(np.float32)
@@ -131,8 +131,9 @@ def main() -> None:
                 subprocess.run(["git", "worktree", "remove", "--force", str(other)], cwd=ROOT, check=False)
     print("| case | " + " | ".join(f"{name}: first s / median s / MB above" for name in results) + " |")
     print("|---|" + "---|" * len(results))
-    for key in next(iter(results.values())):
-        audio_s = next(iter(results.values()))[key]["audio_s"]
+    first = next(iter(results.values()))
+    for key in first:
+        audio_s = first[key]["audio_s"]
         cells = " | ".join(f"{r[key]['first_s']:.2f} / {r[key]['seconds']:.2f} / {r[key]['memory_mb']:.0f}"
                           for r in results.values())
         print(f"| {key.split()[0]}, {audio_s:.0f} s of audio | {cells} |")

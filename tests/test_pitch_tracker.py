@@ -17,8 +17,8 @@ RATE = 24_000
 def _speech_like(seconds: float) -> np.ndarray:
     """A gliding harmonic voice, silent a third of the time, over a little noise."""
     t = np.arange(int(RATE * seconds)) / RATE
-    f0 = 120 + 30 * np.sin(2 * np.pi * 0.3 * t)
-    voice = sum(np.sin(k * 2 * np.pi * np.cumsum(f0) / RATE) / k for k in range(1, 12))
+    phase = 2 * np.pi * np.cumsum(120 + 30 * np.sin(2 * np.pi * 0.3 * t)) / RATE
+    voice = sum(np.sin(k * phase) / k for k in range(1, 12))
     gated = voice * (np.sin(2 * np.pi * 2 * t) > -0.3)
     noise = 0.01 * np.random.default_rng(0).standard_normal(len(t))
     return (0.3 * (gated + noise) / np.abs(gated + noise).max()).astype(np.float32)

@@ -37,7 +37,7 @@ def _next_cycle(samples: np.ndarray, previous: float, period: float) -> float:
     start = int(previous)
     reference = samples[max(0, start - half):start + half]
     first, last = int(0.8 * period), min(int(1.2 * period), len(samples) - start - half)
-    if len(reference) != 2 * half or not len(reference) or last < first:
+    if half == 0 or len(reference) != 2 * half or last < first:
         return previous + period
     scores = np.correlate(samples[start + first - half:start + last + half], reference, "valid")
     return float(start + first + int(np.argmax(scores)))
