@@ -271,6 +271,6 @@ def test_adversarial_input_normalizes_in_linear_time(name):
     times where one is quadratic: a ratio, so a slow or busy machine does not fail it, as a
     bound of 5 s on twice this text did under load (it took up to 2.7 s in the fast tier on
     2026-12-07). The half second allows for a pause of the collector in the longer run."""
-    short = min(_seconds_to_normalize(_adversarial(name, 1 / 8)) for _ in range(2))
-    long = _seconds_to_normalize(_adversarial(name, 1 / 2))
+    short = min(_seconds_to_normalize(_adversarial(name, 1 / 16)) for _ in range(2))
+    long = _seconds_to_normalize(_adversarial(name, 1 / 4))
     assert long < 8 * short + 0.5, (round(short, 3), round(long, 3))
