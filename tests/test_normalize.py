@@ -188,6 +188,21 @@ CASES = [
      "two point four gigabits per second storm."),
     # "a.k.a.", and no space put between a comma and its closing quote
     ('He, a.k.a. "the professor," spoke.', 'He, also known as "the professor," spoke.'),
+    # a ratio; sides with no spaces; a month and day after a word for a date (or on the first);
+    # plural minutes, and a unit after "per" alone
+    ("A 3:1 vote, a 16:9 screen at 1:100 scale, at 10:30 after John 3:16.",
+     "A three to one vote, a sixteen to nine screen at one to one hundred scale, at ten thirty after John three sixteen."),
+    ("The 4x4 truck hauled 2x4 boards 3x faster.", "The four by four truck hauled two by four boards three times faster."),
+    ("Reported on 3/15, due by 6/30, moved to 6/1; cut it to 1/3.",
+     "Reported on March fifteenth, due by June thirtieth, moved to June first; cut it to one third."),
+    ("Rest 20 mins and 30 secs. then add 1/4 tsp. of salt.",
+     "Rest twenty minutes and thirty seconds then add one quarter of a teaspoon of salt."),
+    ("It prints 18 pages per min. and costs $3 per hr.", "It prints eighteen pages per minute and costs three dollars per hour."),
+    # the inch mark after a number, but not a quotation's end; a quadrant after a street
+    ('A 55" TV, a 15.6" laptop and a 32" wide desk; he said "I am 5" twice.',
+     'A fifty-five inch TV, a fifteen point six inch laptop and a thirty-two inch wide desk; he said "I am five" twice.'),
+    ("It is at 1600 Pennsylvania Ave. NW, Washington, and 10 K St NE.",
+     "It is at sixteen hundred Pennsylvania Avenue Northwest, Washington, and ten K Street Northeast."),
 ]
 
 
@@ -251,6 +266,12 @@ ADVERSARIAL = {
     "month years": ("", "Feb. ", 20_000, "2023"),
     "identifiers": ("", "Invoice No. ", 10_000, "12345"),
     "extensions": ("", "ext. ", 20_000, "1"),
+    "inch marks": ("", '1" ', 33_000, ""),
+    "quotations and inches": ("", '"a 1" ', 16_000, ""),
+    "ratios": ("", "1:1", 33_000, ""),
+    "sides without spaces": ("", "1x1", 33_000, ""),
+    "per units": ("", "per min. ", 12_000, ""),
+    "quadrants": ("", "St NW ", 16_000, ""),
 }
 
 

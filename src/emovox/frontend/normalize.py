@@ -11,6 +11,8 @@ nothing (tests/test_properties.py says on which inputs that holds, and why).
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -85,9 +87,11 @@ UNITS = {
     "V": ("volt", "volts"),
     "ms": ("millisecond", "milliseconds"),
     "min": ("minute", "minutes"),
+    "mins": ("minute", "minutes"),
     "hrs": ("hour", "hours"),
     "hr": ("hour", "hours"),
     "sec": ("second", "seconds"),
+    "secs": ("second", "seconds"),
     "pts": ("point", "points"),
     "wk": ("week", "weeks"),
     "wks": ("week", "weeks"),
@@ -208,6 +212,7 @@ PER = {"mo": "a month", "month": "a month", "yr": "a year", "year": "a year", "h
        "user": "per user", "seat": "per seat", "head": "per head"}
 #: A count's shorthand before a plural noun: "250K copies" is "two hundred fifty thousand copies"
 #: ("a 5K run" keeps its K).
+_PER_UNIT = {"min": "minute", "hr": "hour", "sec": "second", "wk": "week", "mo": "month", "yr": "year"}
 _COUNT_SCALES = {"K": "thousand", "k": "thousand", "M": "million", "B": "billion"}
 #: Words ending in "s" that are not a plural noun ("Unit 12B is ...").
 _NOT_PLURAL = r"(?:is|was|has|does|this|thus|yes|as|us|its|his|hers|ours|yours|theirs|plus|less|across|always|" \
@@ -601,6 +606,13 @@ def _speak_zip(match: re.Match[str]) -> str:
     return f"{STATES.get(state, state)} " + " ".join(numbers.digits(g) for g in match.group("zip", "plus4") if g)
 
 
+def _street_word(street: str) -> str:
+    """A street type in full: "Ave" is "Avenue", and "St" and "Dr" after a name are places."""
+    if street in TITLE_OR_PLACE:
+        return TITLE_OR_PLACE[street][1]
+    return ABBREVIATIONS.get(street, street)
+
+
 def _speak_house_number(match: re.Match[str]) -> str:
     return numbers.in_pairs(int(match.group("number")))
 
@@ -609,8 +621,17 @@ def _speak_ordinal(match: re.Match[str]) -> str:
     return numbers.ordinal(match.group("value"))
 
 
+#: Before "3/15" these make it a date, not three fifteenths: "reported on 3/15", "due by 6/30".
+_DATE_BEFORE = re.compile(r"\b(?:[Oo]n|[Bb]y|[Uu]ntil|[Tt]ill|[Ss]ince|[Bb]efore|[Aa]fter|[Tt]hrough|[Dd]ue|"
+                          + _WEEKDAY_ABBREVIATION + r"\.?|[A-Z][a-z]+day),?\s+$")
+
+
 def _speak_fraction(match: re.Match[str]) -> str:
+    """"3/4" is three quarters; a month and day where the words before introduce a date, or a
+    day of 1 ("6/1" is never six firsts): "on 3/15" is "on March fifteenth"."""
     numerator, denominator = int(match.group("num")), int(match.group("den"))
+    if _valid_date(numerator, denominator) and (denominator == 1 or _word_before(_DATE_BEFORE, match)):
+        return _date(numerator, denominator, None)
     if denominator == 0:
         return f"{numbers.cardinal(str(numerator))} slash zero"
     return _fraction_words(numerator, denominator)
@@ -656,6 +677,33 @@ def _speak_feet_and_inches(match: re.Match[str]) -> str:
     feet, inches = match.group("feet", "inches")
     return (f"{numbers.number(feet)} {_plural(feet, 'foot', 'feet')} "
             f"{numbers.number(inches)} {_plural(inches, 'inch', 'inches')}")
+
+
+def _speak_inch_mark(match: re.Match[str]) -> str:
+    """'a 15.6" screen', '55" wide': a double quote after a number outside a quotation is the
+    inch mark (inside one, '"I am 5"', it closes the quotation)."""
+    if _inside_quotation(match.string, match.start()):
+        return match.group(0)
+    value = match.group("value")
+    inch = UNITS["in"][0] if _after_article(match) else _plural(value, *UNITS["in"])
+    return f"{numbers.number(value)} {inch}"
+
+
+_OPENING_QUOTE = re.compile(r'(?:^|(?<=[\s(\[]))"(?=\S)')
+#: A quote after a digit may be an inch mark, so only the others count as closing.
+_CLOSING_QUOTE = re.compile(r'(?<=[^\s\d(\[])"')
+
+
+@functools.lru_cache(maxsize=4)
+def _quotes(text: str) -> tuple[list[int], list[int]]:
+    """Where quotations open and close, found once per text (the rule asks at every inch mark)."""
+    return ([m.start() for m in _OPENING_QUOTE.finditer(text)], [m.start() for m in _CLOSING_QUOTE.finditer(text)])
+
+
+def _inside_quotation(text: str, position: int) -> bool:
+    """More quotations opened than closed before `position`."""
+    opening, closing = _quotes(text)
+    return bisect.bisect_left(opening, position) > bisect.bisect_left(closing, position)
 
 
 def _speak_dimensions(match: re.Match[str]) -> str:
@@ -783,6 +831,9 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w/.])(?P<high>\d{2,3})/(?P<low>\d{2,3})(?P<unit>\s?mmHg\b)?(?![\w/])"), _speak_blood_pressure),
     (re.compile(r"(?<=\d)\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: " " + PER[m.group("per")]),
+    # "18 pages per min.": a unit after "per" with no number of its own
+    (re.compile(r"\bper\s(?P<unit>" + "|".join(_PER_UNIT) + r")\b(?:\.(?=\s+[a-z]))?"),
+     lambda m: "per " + _PER_UNIT[m.group("unit")]),
     (re.compile(r"\bFY\s?'?(?P<year>\d{4}|\d{2})\b"),
      lambda m: "fiscal year " + (numbers.year(int(m.group("year"))) if len(m.group("year")) == 4
                                  else numbers.cardinal(m.group("year")))),
@@ -805,6 +856,9 @@ RULES: tuple[Rule, ...] = (
      _speak_money),
     (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
                 r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
+    # a ratio: what follows the colon is not a clock's two digits ("3:1", "16:9", "1:100")
+    (re.compile(r"(?<![\w.:])(?P<left>\d{1,3}):(?P<right>\d|\d{3,4})(?![\w:]|[.,]\d)"),
+     lambda m: f"{numbers.number(m.group('left'))} to {numbers.number(m.group('right'))}"),
     (re.compile(r"(?<![\w.:])(?<!\d-)(?:(?P<from_hour>1[0-2]|0?[1-9])\s?[-–]\s?)?(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>"
                 + _MERIDIEM + ")" + _ZONE), _speak_hour_meridiem),
     (re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])"), _speak_iso_date),
@@ -834,6 +888,9 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w'])'(?P<tens>[2-9]0)s\b"), _speak_short_decade),
     (re.compile(r"(?<![\w/])24/7(?![\w/])"), lambda m: "twenty-four seven"),
     (re.compile(r"\b(?P<state>[A-Z]{2})\s(?P<zip>\d{5})(?:-(?P<plus4>\d{4}))?(?![\d-])"), _speak_zip),
+    # a quadrant after the street: "Pennsylvania Ave. NW" is "Avenue Northwest"
+    (re.compile(r"\b(?P<street>" + _STREET_TYPE + r")\.?\s(?P<quadrant>[NS][EW])\b(?!\.\w)"),
+     lambda m: f"{_street_word(m.group('street'))} {DIRECTIONS[m.group('quadrant')]}"),
     (re.compile(r"(?<=\d )(?P<direction>[NSEW]|[NS][EW])\.?(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE + r"\b)"),
      lambda m: DIRECTIONS[m.group("direction")]),
     (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
@@ -854,10 +911,11 @@ RULES: tuple[Rule, ...] = (
                 r"|(?<=\bfrom )))(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)\s?(?:hours|hrs)\b"), _speak_military_time),
     (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),
      _speak_feet_and_inches),
+    (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")\"(?![\w\"])"), _speak_inch_mark),
     (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"
                 r"(?:\s(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END + ")?"), _speak_mixed_number),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})\s(?P<noun>" + "|".join(sorted(MEASURE_NOUNS))
-                + "|" + _UNIT_ALTERNATION + r")(?![\w/])"), _speak_fraction_of_measure),
+                + "|" + _UNIT_ALTERNATION + r")(?![\w/])(?:\.(?=\s+[a-z]))?"), _speak_fraction_of_measure),
     (re.compile(r"(?<![\w.])(?P<sides>" + _NUM + r"(?:\s?[x×]\s?" + _NUM + r"){1,2})\s?(?P<unit>" + _UNIT_ALTERNATION
                 + r")" + _UNIT_END), _speak_sides),
     (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
@@ -868,6 +926,9 @@ RULES: tuple[Rule, ...] = (
                 r"(?:\s(?P<scale>" + _SCALE_WORDS + r"))?\s?(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
      _speak_unit),
     (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
+    # "a 4x4 truck", "2x4 lumber", "1920x1080": sides, "by"
+    (re.compile(r"(?<![\w.])(?P<first>\d{1,4})[x×](?P<second>\d{1,4})(?![\w.]|[,]\d)"),
+     lambda m: f"{numbers.number(m.group('first'))} by {numbers.number(m.group('second'))}"),
     (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")x(?!\w)"), lambda m: f"{numbers.number(m.group('value'))} times"),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_fraction),
     (re.compile(r"(?<![\w.,:-])(?P<low>" + _NUM + r")\s?[-–]\s?(?P<high>" + _NUM + r")(?![\w-]|[.,:]\d)"),
