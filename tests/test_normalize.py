@@ -198,6 +198,21 @@ CASES = [
     ("Rest 20 mins and 30 secs. then add 1/4 tsp. of salt.",
      "Rest twenty minutes and thirty seconds then add one quarter of a teaspoon of salt."),
     ("It prints 18 pages per min. and costs $3 per hr.", "It prints eighteen pages per minute and costs three dollars per hour."),
+    # a ratio with a decimal; plus or minus; powers of a unit, and of anything else
+    ("A 2.39:1 frame, ±2% off, in 12 m² at 3 m/s, 5 m³ and E = mc².",
+     "A two point three nine to one frame, plus or minus two percent off, in twelve square meters at three meters "
+     "per second, five cubic meters and E equals mc squared."),
+    # round numbers and tens made plural; circa; 911 and 9/11; a note's sharp
+    ("In his 50s, with 100s of fans and 1,000s of songs, ca. 1500 and c. 1560, after 9/11 call 911 in C#.",
+     "In his fifties, with hundreds of fans and thousands of songs, circa fifteen hundred and circa fifteen sixty, "
+     "after nine eleven call nine one one in C sharp."),
+    # a slash for "per" after a unit or an amount; more shorthand units; a unit's period before
+    # a number; a range of a unit made plural before a preposition; inch-marked sides
+    ("Open 24 hrs/day at $9.99/bottle: 3 doz. eggs, 2 pkgs. of rice at 2.5 pct. off, every 7-8 min. during the day.",
+     "Open twenty-four hours a day at nine dollars and ninety-nine cents per bottle: three dozen eggs, two packages of "
+     "rice at two point five percent off, every seven to eight minutes during the day."),
+    ('A 24"x18"x6" box of 4 lb. 6 oz. ships Tue. 7/1.',
+     "A twenty-four by eighteen by six inch box of four pounds six ounces ships Tuesday July first."),
     # the inch mark after a number, but not a quotation's end; a quadrant after a street
     ('A 55" TV, a 15.6" laptop and a 32" wide desk; he said "I am 5" twice.',
      'A fifty-five inch TV, a fifteen point six inch laptop and a thirty-two inch wide desk; he said "I am five" twice.'),
@@ -271,6 +286,11 @@ ADVERSARIAL = {
     "ratios": ("", "1:1", 33_000, ""),
     "sides without spaces": ("", "1x1", 33_000, ""),
     "per units": ("", "per min. ", 12_000, ""),
+    "slashed nouns": ("", "1/ab", 25_000, ""),
+    "round plurals": ("", "1,000s ", 16_000, ""),
+    "powers": ("", "1 m² ", 16_000, ""),
+    "inch sides": ("", '1"x', 33_000, '1"'),
+    "sharps": ("", "C#", 50_000, ""),
     "quadrants": ("", "St NW ", 16_000, ""),
 }
 

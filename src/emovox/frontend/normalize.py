@@ -104,6 +104,19 @@ UNITS = {
     "yd": ("yard", "yards"),
     "in": ("inch", "inches"),
     "sq ft": ("square foot", "square feet"),
+    "m²": ("square meter", "square meters"),
+    "km²": ("square kilometer", "square kilometers"),
+    "cm²": ("square centimeter", "square centimeters"),
+    "ft²": ("square foot", "square feet"),
+    "m³": ("cubic meter", "cubic meters"),
+    "cm³": ("cubic centimeter", "cubic centimeters"),
+    "m/s": ("meter per second", "meters per second"),
+    "km/s": ("kilometer per second", "kilometers per second"),
+    "doz": ("dozen", "dozen"),
+    "pkg": ("package", "packages"),
+    "pkgs": ("package", "packages"),
+    "pcs": ("piece", "pieces"),
+    "pct": ("percent", "percent"),
     "sq m": ("square meter", "square meters"),
     "sq km": ("square kilometer", "square kilometers"),
     "sq mi": ("square mile", "square miles"),
@@ -122,7 +135,7 @@ MEASURE_NOUNS = frozenset({
 })
 #: Where a unit ends: not inside a longer word, and its abbreviation's period dropped when a
 #: lowercase word follows ("3 gal. of water": the sentence goes on).
-_UNIT_END = r"(?![\w/°])(?:\.(?=\s+[a-z]))?"
+_UNIT_END = r"(?![\w/°])(?:\.(?=\s+(?:[a-z]|\d)))?"
 _UNIT_ALTERNATION = "|".join(re.escape(u).replace(r"\ ", r"\s") for u in sorted(UNITS, key=len, reverse=True)
                              if u not in _AFTER_FEET_ONLY)
 
@@ -246,7 +259,8 @@ _PRONOUN_VERB_AFTER = re.compile(
 _NOT_BEFORE_NUMERAL = frozenset({"The", "A", "An", "In", "On", "At", "Of", "And", "Or", "To", "For", "By", "I"})
 
 SYMBOLS = {"&": " and ", "@": " at ", "+": " plus ", "=": " equals ", "×": " times ",
-           "%": " percent ", "°": " degrees ", "~": " about ", "#": " number "}
+           "%": " percent ", "°": " degrees ", "~": " about ", "#": " number ",
+           "±": " plus or minus ", "²": " squared ", "³": " cubed "}
 _SPEAKABLE_PUNCTUATION = set(".,!?;:'\"-—…()")
 
 
@@ -598,7 +612,8 @@ _DETERMINER_BEFORE = re.compile(r"\b(?:the|The|this|This|that|That|each|Each|eve
 _NOUN_AFTER = re.compile(r"\s+(?!(?:of|in|on|at|to|from|for|with|by|per|and|or|but|than|that|which|who|was|were|is|"
                          r"are|be|had|has|have|will|would|can|could|took|left|away|long|wide|tall|deep|high|thick|"
                          r"ahead|behind|later|earlier|up|down|each|more|less|a|an|the|it|he|she|we|they|you|so|then|now|back|"
-                         r"off|out|over)\b)[A-Za-z]+\b")
+                         r"off|out|over|during|until|while|when|since|through|around|about|if|because|unless|as|into|ago|old)\b)"
+                         r"[A-Za-z]+\b")
 
 
 def _speak_zip(match: re.Match[str]) -> str:
@@ -611,6 +626,19 @@ def _street_word(street: str) -> str:
     if street in TITLE_OR_PLACE:
         return TITLE_OR_PLACE[street][1]
     return ABBREVIATIONS.get(street, street)
+
+
+_ROUND_PLURALS = {"100": "hundreds", "1000": "thousands", "10000": "tens of thousands",
+                   "100000": "hundreds of thousands", "1000000": "millions"}
+
+
+def _speak_round_plural(match: re.Match[str]) -> str:
+    """"in his 50s" is "in his fifties", "100s of shelves" "hundreds of shelves"."""
+    count = match.group("count").replace(",", "")
+    if count in _ROUND_PLURALS:
+        return _ROUND_PLURALS[count]
+    tens = numbers.cardinal(count)
+    return "tens" if tens == "ten" else tens[:-1] + "ies"
 
 
 def _speak_house_number(match: re.Match[str]) -> str:
@@ -677,6 +705,13 @@ def _speak_feet_and_inches(match: re.Match[str]) -> str:
     feet, inches = match.group("feet", "inches")
     return (f"{numbers.number(feet)} {_plural(feet, 'foot', 'feet')} "
             f"{numbers.number(inches)} {_plural(inches, 'inch', 'inches')}")
+
+
+def _speak_inch_sides(match: re.Match[str]) -> str:
+    """'24"x18"x6"' is "twenty-four by eighteen by six inches" ("inch" before its noun: "a 24"x18" box")."""
+    sides = re.findall(_NUM, match.group("sides"))
+    singular, plural = UNITS["in"]
+    return " by ".join(numbers.number(side) for side in sides) + f" {singular if _after_article(match) else plural}"
 
 
 def _speak_inch_mark(match: re.Match[str]) -> str:
@@ -760,7 +795,12 @@ def _speak_number(match: re.Match[str]) -> str:
 def _speak_abbreviation(match: re.Match[str]) -> str:
     word = match.group("abbr")
     spoken = ABBREVIATIONS[word]
+    if _DATE_AFTER.match(match.string, match.end()) and re.fullmatch(_WEEKDAY_ABBREVIATION, word):
+        return spoken  # "Tue. July first": the day before its date, not a sentence's end
     return spoken + _kept_period(match)
+
+
+_DATE_AFTER = re.compile(r"\s+(?:" + _MONTH_NAME + r"\b|\d)")
 
 
 def _kept_period(match: re.Match[str]) -> str:
@@ -829,11 +869,18 @@ RULES: tuple[Rule, ...] = (
      lambda m: f"extension {numbers.digits(m.group('number'))}"),
     (re.compile(r"(?<=\d)\s?pp\.(?=[\s,;:!?)]|$)"), lambda m: f" {REFERENCES['pp']}{_kept_period(m)}"),
     (re.compile(r"(?<![\w/.])(?P<high>\d{2,3})/(?P<low>\d{2,3})(?P<unit>\s?mmHg\b)?(?![\w/])"), _speak_blood_pressure),
-    (re.compile(r"(?<=\d)\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
+    (re.compile(r"(?<=[\da-z])\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: " " + PER[m.group("per")]),
+    (re.compile(r"(?<=\d)/(?P<noun>[a-z]{3,20})\b"), lambda m: f" per {m.group('noun')}"),  # "$9.99/bottle"
     # "18 pages per min.": a unit after "per" with no number of its own
     (re.compile(r"\bper\s(?P<unit>" + "|".join(_PER_UNIT) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: "per " + _PER_UNIT[m.group("unit")]),
+    (re.compile(r"\b(?:[Cc]a|c)\.\s?(?P<year>\d{3,4})\b(?![.,]\d)"),  # "ca. 1500", "c. 1560"
+     lambda m: "circa " + numbers.year(int(m.group("year")))),
+    (re.compile(r"(?<![\w/.,$-])(?P<code>9/11|911)(?![\w/]|[.,]\d)"),
+     lambda m: "nine eleven" if m.group("code") == "9/11" else "nine one one"),
+    (re.compile(r"\b(?P<note>[A-G])#(?!\w)"), lambda m: f"{m.group('note')} sharp"),  # C#, F#
+    (re.compile(r"(?<![\w.,$€£¥'])(?P<count>[1-9]0|100|1,?000|10,?000|100,?000|1,?000,?000)s\b"), _speak_round_plural),
     (re.compile(r"\bFY\s?'?(?P<year>\d{4}|\d{2})\b"),
      lambda m: "fiscal year " + (numbers.year(int(m.group("year"))) if len(m.group("year")) == 4
                                  else numbers.cardinal(m.group("year")))),
@@ -857,7 +904,7 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
                 r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
     # a ratio: what follows the colon is not a clock's two digits ("3:1", "16:9", "1:100")
-    (re.compile(r"(?<![\w.:])(?P<left>\d{1,3}):(?P<right>\d|\d{3,4})(?![\w:]|[.,]\d)"),
+    (re.compile(r"(?<![\w.:])(?P<left>\d{1,3}(?:\.\d{1,2})?):(?P<right>\d|\d{3,4})(?![\w:]|[.,]\d)"),
      lambda m: f"{numbers.number(m.group('left'))} to {numbers.number(m.group('right'))}"),
     (re.compile(r"(?<![\w.:])(?<!\d-)(?:(?P<from_hour>1[0-2]|0?[1-9])\s?[-–]\s?)?(?P<hour>1[0-2]|0?[1-9])\s?(?P<meridiem>"
                 + _MERIDIEM + ")" + _ZONE), _speak_hour_meridiem),
@@ -911,6 +958,8 @@ RULES: tuple[Rule, ...] = (
                 r"|(?<=\bfrom )))(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)\s?(?:hours|hrs)\b"), _speak_military_time),
     (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),
      _speak_feet_and_inches),
+    (re.compile(r"(?<![\w.'])(?P<sides>" + _NUM + r"\"(?:\s?[x×]\s?" + _NUM + r"\"){1,2})"),  # 24"x18"x6"
+     _speak_inch_sides),
     (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")\"(?![\w\"])"), _speak_inch_mark),
     (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"
                 r"(?:\s(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END + ")?"), _speak_mixed_number),
@@ -981,10 +1030,20 @@ def _tidy(text: str) -> str:
 
 def normalize(text: str) -> Normalized:
     """Rewrite English text as the words a reader would say."""
-    text = unicodedata.normalize("NFKC", text).translate(_TRANSLATE)
+    text = _compatibility_forms(text).translate(_TRANSLATE)
     text = _apply(RULES, text)
     result = _drop_unspeakable(text)
     return Normalized(_tidy(_apply(WORD_RULES, _tidy(result.text))), result.dropped)
+
+
+_POWERS = re.compile("([²³])")
+
+
+def _compatibility_forms(text: str) -> str:
+    """NFKC (full-width digits and letters, ligatures, fractions like ½ to plain forms), except
+    the superscript powers, which NFKC makes digits: "12 m²" is square meters, not "m two"."""
+    return "".join(part if index % 2 else unicodedata.normalize("NFKC", part)
+                   for index, part in enumerate(_POWERS.split(text)))
 
 
 def _apply(rules: tuple[Rule, ...], text: str) -> str:
