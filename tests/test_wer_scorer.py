@@ -33,6 +33,9 @@ from emovox.bench.intelligibility import word_error_rate
     ("Open 2 to 4 p.m. daily.", "Open 2-4 pm daily."),
     ("The nineteen seventy to seventy-one budget.", "The 1970-71 budget."),
     ("Stored at -80°C.", "Stored at –80 degrees Celsius."),
+    # a ratio and sides as they are spoken
+    ("The vote was 4:1 on a 2.39:1 screen at 1:100 scale.", "The vote was 4 to 1 on a 2.39 to 1 screen at 1 to 100 scale."),
+    ("Cut two 2x6 planks and a 4 x 8 sheet.", "Cut two 2 by 6 planks and a 4 by 8 sheet."),
     # letters as said: "&" is "and", a tripled letter is "triple"
     ("The Q&A session at the IEEE expo.", "The Q and A session at the I triple E expo."),
     ("Buy AAA batteries.", "Buy triple A batteries."),

@@ -128,6 +128,10 @@ _PRE_FOLDS = (
     # hyphenated digits (what is left of a phone number) are joined
     (re.compile(r"(?<![\d-])(?<!\d )(\d{1,3}|\d{4})[-–](\d{1,3})(?![\d-]| \d)"), r"\1 to \2"),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),
+    # a ratio ("3:1", "2.39:1", "1:100": no clock's two digits after the colon) and sides
+    # ("2x6", "4 x 8") as they are spoken: "3 to 1", "2 by 6"
+    (re.compile(r"(?<![\d:.])(\d{1,3}(?:\.\d{1,2})?):(\d|\d{3,4})(?![\d:])"), r"\1 to \2"),
+    (re.compile(r"(?<=\d)\s?[x×]\s?(?=\d)"), " by "),
     (re.compile(r"(?<=\d):(?=\d\d)"), ""),
 )
 _FOLDS = (
