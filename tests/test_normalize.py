@@ -211,6 +211,13 @@ CASES = [
     ("Open 24 hrs/day at $9.99/bottle: 3 doz. eggs, 2 pkgs. of rice at 2.5 pct. off, every 7-8 min. during the day.",
      "Open twenty-four hours a day at nine dollars and ninety-nine cents per bottle: three dozen eggs, two packages of "
      "rice at two point five percent off, every seven to eight minutes during the day."),
+    # "max." and "sq. ft."; a unit after "last"; degrees F; hours and minutes run together; the
+    # foot mark before a measure word or a noun; a direction after a route's number
+    ("Max. 8/day in 2,400 sq. ft. for 60 mos. since last yr. at 350 degrees F, 2h 30m on Hwy. 1 N and I-95 S.",
+     "Maximum eight a day in two thousand four hundred square feet for sixty months since last year at three hundred "
+     "fifty degrees Fahrenheit, two hours thirty minutes on Highway one North and I ninety-five South."),
+    ("He is 6' tall by a 6' fence; she said 'I am 5' twice.",
+     "He is six feet tall by a six foot fence; she said 'I am five' twice."),
     ('A 24"x18"x6" box of 4 lb. 6 oz. ships Tue. 7/1.',
      "A twenty-four by eighteen by six inch box of four pounds six ounces ships Tuesday July first."),
     # the inch mark after a number, but not a quotation's end; a quadrant after a street
@@ -291,6 +298,9 @@ ADVERSARIAL = {
     "powers": ("", "1 m² ", 16_000, ""),
     "inch sides": ("", '1"x', 33_000, '1"'),
     "sharps": ("", "C#", 50_000, ""),
+    "foot marks": ("", "1' a ", 16_000, ""),
+    "route directions": ("", "Hwy. 1 ", 16_000, "N"),
+    "hours and minutes": ("", "1h 1", 25_000, "m"),
     "quadrants": ("", "St NW ", 16_000, ""),
 }
 

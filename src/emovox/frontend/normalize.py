@@ -120,6 +120,11 @@ UNITS = {
     "sq m": ("square meter", "square meters"),
     "sq km": ("square kilometer", "square kilometers"),
     "sq mi": ("square mile", "square miles"),
+    "sq. ft": ("square foot", "square feet"),
+    "sq. m": ("square meter", "square meters"),
+    "sq. mi": ("square mile", "square miles"),
+    "mo": ("month", "months"),
+    "mos": ("month", "months"),
     "mmHg": ("millimeter of mercury", "millimeters of mercury"),
     "BR": ("bedroom", "bedrooms"),  # a listing's "2BR, 1BA"
     "BA": ("bath", "baths"),
@@ -194,6 +199,7 @@ ABBREVIATIONS = {
     "Cir": "Circle", "Sq": "Square", "Hts": "Heights", "Expy": "Expressway", "Fwy": "Freeway",
     "Mt": "Mount", "Inc": "Incorporated", "Ltd": "Limited", "Corp": "Corporation",
     "Dept": "Department", "Co": "Company", "approx": "approximately", "Approx": "Approximately",
+    "max": "maximum", "Max": "Maximum",
     "vs": "versus", "etc": "et cetera", "Apt": "Apartment", "Ste": "Suite", "Jan": "January", "Feb": "February", "Aug": "August",
     "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December",
     "Mar": "March", "Apr": "April", "Jun": "June", "Jul": "July",
@@ -707,6 +713,17 @@ def _speak_feet_and_inches(match: re.Match[str]) -> str:
             f"{numbers.number(inches)} {_plural(inches, 'inch', 'inches')}")
 
 
+def _speak_foot_mark(match: re.Match[str]) -> str:
+    """'6' tall', 'a 6' fence': an apostrophe after a number is feet where a measure word or,
+    after an article, a noun follows (elsewhere it may close a quotation)."""
+    value = match.group("value")
+    measured = re.match(r"\s(?:tall|long|wide|high|deep|thick|across|away|under|below|above|of)\b",
+                        match.string[match.end():])
+    if not (measured or _after_article(match)):
+        return match.group(0)
+    return f"{numbers.number(value)} {'foot' if _after_article(match) else _plural(value, 'foot', 'feet')}"
+
+
 def _speak_inch_sides(match: re.Match[str]) -> str:
     """'24"x18"x6"' is "twenty-four by eighteen by six inches" ("inch" before its noun: "a 24"x18" box")."""
     sides = re.findall(_NUM, match.group("sides"))
@@ -861,6 +878,9 @@ WORD_RULES: tuple[Rule, ...] = (
 )
 
 RULES: tuple[Rule, ...] = (
+    # a direction after a route's number: "Hwy. 1 N" is "Highway one North"
+    (re.compile(r"\b(?P<road>(?:Hwy|Rte)\.?|Highway|Route|Interstate|I-)\s?(?P<number>\d{1,3})\s(?P<direction>[NSEW])\b"
+                r"(?!\.\w|')"), lambda m: f"{m.group(0)[:-1]}{DIRECTIONS[m.group('direction')]}"),
     (re.compile(r"(?<![\w@/.+-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.)[^\s<>\"']+"), _speak_url),
     (re.compile(r"\b(?:(?P<name>" + "|".join(IDENTIFIED_BY_NUMBER) + r")\s?(?P<mark>No\.|#)?|(?P<number>No\.))"
                 r"\s?(?P<id>\d{5,12})(?![\w,.]\d|\d)"), _speak_identifier),
@@ -872,9 +892,9 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<=[\da-z])\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: " " + PER[m.group("per")]),
     (re.compile(r"(?<=\d)/(?P<noun>[a-z]{3,20})\b"), lambda m: f" per {m.group('noun')}"),  # "$9.99/bottle"
-    # "18 pages per min.": a unit after "per" with no number of its own
-    (re.compile(r"\bper\s(?P<unit>" + "|".join(_PER_UNIT) + r")\b(?:\.(?=\s+[a-z]))?"),
-     lambda m: "per " + _PER_UNIT[m.group("unit")]),
+    # "18 pages per min.", "last yr.": a unit after "per" or "last" with no number of its own
+    (re.compile(r"\b(?P<word>per|last|next|this|every|a)\s(?P<unit>" + "|".join(_PER_UNIT) + r")\b(?:\.(?=\s+[a-z]))?"),
+     lambda m: f"{m.group('word')} {_PER_UNIT[m.group('unit')]}"),
     (re.compile(r"\b(?:[Cc]a|c)\.\s?(?P<year>\d{3,4})\b(?![.,]\d)"),  # "ca. 1500", "c. 1560"
      lambda m: "circa " + numbers.year(int(m.group("year")))),
     (re.compile(r"(?<![\w/.,$-])(?P<code>9/11|911)(?![\w/]|[.,]\d)"),
@@ -958,6 +978,15 @@ RULES: tuple[Rule, ...] = (
                 r"|(?<=\bfrom )))(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)\s?(?:hours|hrs)\b"), _speak_military_time),
     (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),
      _speak_feet_and_inches),
+    (re.compile(r"(?<=\bdegrees )(?P<scale>[CF])\b(?!['’]\w)"),  # "350 degrees F"
+     lambda m: "Fahrenheit" if m.group("scale") == "F" else "Celsius"),
+    # "2h 30m": a duration in hours and minutes
+    (re.compile(r"(?<![\w.])(?P<hours>\d{1,2})\s?h\s?(?P<minutes>[0-5]?\d)\s?m\b"),
+     lambda m: f"{numbers.number(m.group('hours'))} {_plural(m.group('hours'), 'hour', 'hours')} "
+               f"{numbers.number(m.group('minutes'))} {_plural(m.group('minutes'), 'minute', 'minutes')}"),
+    # the foot mark: "6' tall", "a 6' fence"
+    (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")'(?=\s(?:tall|long|wide|high|deep|thick|across|away|under|"
+                r"below|above|of)\b|\s[a-z]+\b)"), _speak_foot_mark),
     (re.compile(r"(?<![\w.'])(?P<sides>" + _NUM + r"\"(?:\s?[x×]\s?" + _NUM + r"\"){1,2})"),  # 24"x18"x6"
      _speak_inch_sides),
     (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")\"(?![\w\"])"), _speak_inch_mark),
