@@ -875,6 +875,9 @@ WORD_RULES: tuple[Rule, ...] = (
     (re.compile(r"\b(?P<city>[A-Z][a-z]+),\s?(?P<state>" + "|".join(_REGIONS_AFTER_A_CITY) + r")(?=[.,;:!?)]|$)"),
      lambda m: f"{m.group('city')}, {_REGIONS_AFTER_A_CITY[m.group('state')]}"),
     (re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=[a-z])"), lambda m: " to "),  # "8 a.m.-6 p.m."
+    # "350 degrees F", and "5° C" once its symbol is read
+    (re.compile(r"(?<=\bdegrees )(?P<scale>[CF])\b(?!['’]\w)"),
+     lambda m: "Fahrenheit" if m.group("scale") == "F" else "Celsius"),
 )
 
 RULES: tuple[Rule, ...] = (
@@ -978,8 +981,6 @@ RULES: tuple[Rule, ...] = (
                 r"|(?<=\bfrom )))(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)\s?(?:hours|hrs)\b"), _speak_military_time),
     (re.compile(r"(?<![\w.])(?P<feet>" + _NUM + r")\s?(?:ft|')\s?(?P<inches>\d{1,2}(?:\.\d+)?)\s?(?:in\b|\")"),
      _speak_feet_and_inches),
-    (re.compile(r"(?<=\bdegrees )(?P<scale>[CF])\b(?!['’]\w)"),  # "350 degrees F"
-     lambda m: "Fahrenheit" if m.group("scale") == "F" else "Celsius"),
     # "2h 30m": a duration in hours and minutes
     (re.compile(r"(?<![\w.])(?P<hours>\d{1,2})\s?h\s?(?P<minutes>[0-5]?\d)\s?m\b"),
      lambda m: f"{numbers.number(m.group('hours'))} {_plural(m.group('hours'), 'hour', 'hours')} "
