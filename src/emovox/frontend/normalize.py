@@ -860,6 +860,12 @@ def _lowercase_shouting(match: re.Match[str]) -> str:
 #: in RULES, and once more on the text the voice will read, after symbols are spoken and
 #: unspeakable characters dropped: "Dr.&" or "Dr.😀" then ends in "Dr." as "Dr." would.
 WORD_RULES: tuple[Rule, ...] = (
+    # a quadrant after the street: "Pennsylvania Ave. NW" is "Avenue Northwest"
+    (re.compile(r"\b(?P<street>" + _STREET_TYPE + r")\.?\s(?P<quadrant>[NS][EW])\b(?!\.\w)"),
+     lambda m: f"{_street_word(m.group('street'))} {DIRECTIONS[m.group('quadrant')]}"),
+    # "18 pages per min.", "last yr.": a unit after "per" or "last" with no number of its own
+    (re.compile(r"\b(?P<word>per|last|next|this|every|a)\s(?P<unit>" + "|".join(_PER_UNIT) + r")\b(?:\.(?=\s+[a-z]))?"),
+     lambda m: f"{m.group('word')} {_PER_UNIT[m.group('unit')]}"),
     (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=[\s,;]|$)"), _speak_title_or_place),
     (re.compile(r"\b(?P<abbr>" + "|".join(TITLES) + r")\.(?=\s)"), lambda m: TITLES[m.group("abbr")]),
     (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=[\s,;]|$)"), _speak_abbreviation),
@@ -895,9 +901,6 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<=[\da-z])\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: " " + PER[m.group("per")]),
     (re.compile(r"(?<=\d)/(?P<noun>[a-z]{3,20})\b"), lambda m: f" per {m.group('noun')}"),  # "$9.99/bottle"
-    # "18 pages per min.", "last yr.": a unit after "per" or "last" with no number of its own
-    (re.compile(r"\b(?P<word>per|last|next|this|every|a)\s(?P<unit>" + "|".join(_PER_UNIT) + r")\b(?:\.(?=\s+[a-z]))?"),
-     lambda m: f"{m.group('word')} {_PER_UNIT[m.group('unit')]}"),
     (re.compile(r"\b(?:[Cc]a|c)\.\s?(?P<year>\d{3,4})\b(?![.,]\d)"),  # "ca. 1500", "c. 1560"
      lambda m: "circa " + numbers.year(int(m.group("year")))),
     (re.compile(r"(?<![\w/.,$-])(?P<code>9/11|911)(?![\w/]|[.,]\d)"),
@@ -958,9 +961,6 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w'])'(?P<tens>[2-9]0)s\b"), _speak_short_decade),
     (re.compile(r"(?<![\w/])24/7(?![\w/])"), lambda m: "twenty-four seven"),
     (re.compile(r"\b(?P<state>[A-Z]{2})\s(?P<zip>\d{5})(?:-(?P<plus4>\d{4}))?(?![\d-])"), _speak_zip),
-    # a quadrant after the street: "Pennsylvania Ave. NW" is "Avenue Northwest"
-    (re.compile(r"\b(?P<street>" + _STREET_TYPE + r")\.?\s(?P<quadrant>[NS][EW])\b(?!\.\w)"),
-     lambda m: f"{_street_word(m.group('street'))} {DIRECTIONS[m.group('quadrant')]}"),
     (re.compile(r"(?<=\d )(?P<direction>[NSEW]|[NS][EW])\.?(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE + r"\b)"),
      lambda m: DIRECTIONS[m.group("direction")]),
     (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
