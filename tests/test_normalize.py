@@ -238,6 +238,23 @@ def test_normalization_is_idempotent(written, spoken):
     assert normalize(spoken).text == spoken
 
 
+#: Forms whose rules read words around a number ("Ave. NW", "per min.") or a mark after one
+#: ('15.6"', "6' tall"): glued to another form, the number is read apart only later, and a
+#: rule that ran once, before that, found its words on a second pass instead (so "Ave. NW"
+#: read "Avenue. NW" once and "Avenue Northwest" twice).
+GLUED_FORMS = ("3:1", "4x4", "on 3/15", '15.6"', "Ave. NW", "per min.", "hrs/day", "±2%", "12 m²", "100s",
+               "ca. 1500", "911", "C#", "6' tall", "Hwy. 1 N", "2h 30m", "350 degrees F", "° C", "Tue. 7/1",
+               "4 lb. 6 oz.", "last yr.", 'a 24"x18" box')
+
+
+@pytest.mark.parametrize("first", GLUED_FORMS)
+def test_forms_glued_to_each_other_normalize_the_same_twice(first):
+    for second in GLUED_FORMS:
+        for text in (first + second, f"{first}&{second}", f"{first} {second}"):
+            once = normalize(text).text
+            assert normalize(once).text == once, text
+
+
 def test_unspeakable_characters_are_dropped_and_reported():
     result = normalize("Hello 😀 world 你好")
     assert result.text == "Hello world"
