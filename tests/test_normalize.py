@@ -198,6 +198,9 @@ CASES = [
     ("Rest 20 mins and 30 secs. then add 1/4 tsp. of salt.",
      "Rest twenty minutes and thirty seconds then add one quarter of a teaspoon of salt."),
     ("It prints 18 pages per min. and costs $3 per hr.", "It prints eighteen pages per minute and costs three dollars per hour."),
+    ("Gas is $3.89/gal. and tile $4 per sq. ft., or $2 per lb.",
+     "Gas is three dollars and eighty-nine cents per gallon and tile four dollars per square foot, or two dollars per pound."),
+    ("It is 5 ft., I think; add 2 tsp.; then 3 mi.", "It is five feet, I think; add two teaspoons; then three miles."),
     # a ratio with a decimal; plus or minus; powers of a unit, and of anything else
     ("A 2.39:1 frame, ±2% off, in 12 m² at 3 m/s, 5 m³ and E = mc².",
      "A two point three nine to one frame, plus or minus two percent off, in twelve square meters at three meters "
@@ -244,7 +247,7 @@ def test_normalization_is_idempotent(written, spoken):
 #: read "Avenue. NW" once and "Avenue Northwest" twice).
 GLUED_FORMS = ("3:1", "4x4", "on 3/15", '15.6"', "Ave. NW", "per min.", "hrs/day", "±2%", "12 m²", "100s",
                "ca. 1500", "911", "C#", "6' tall", "Hwy. 1 N", "2h 30m", "350 degrees F", "° C", "Tue. 7/1",
-               "4 lb. 6 oz.", "last yr.", 'a 24"x18" box')
+               "4 lb. 6 oz.", "last yr.", 'a 24"x18" box', "$3.89/gal.")
 
 
 @pytest.mark.parametrize("first", GLUED_FORMS)
@@ -310,6 +313,7 @@ ADVERSARIAL = {
     "ratios": ("", "1:1", 33_000, ""),
     "sides without spaces": ("", "1x1", 33_000, ""),
     "per units": ("", "per min. ", 12_000, ""),
+    "per any unit": ("", "per sq. ", 12_000, "ft"),
     "slashed nouns": ("", "1/ab", 25_000, ""),
     "round plurals": ("", "1,000s ", 16_000, ""),
     "powers": ("", "1 m² ", 16_000, ""),

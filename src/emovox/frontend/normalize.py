@@ -140,7 +140,7 @@ MEASURE_NOUNS = frozenset({
 })
 #: Where a unit ends: not inside a longer word, and its abbreviation's period dropped when a
 #: lowercase word follows ("3 gal. of water": the sentence goes on).
-_UNIT_END = r"(?![\w/°])(?:\.(?=\s+(?:[a-z]|\d)))?"
+_UNIT_END = r"(?![\w/°])(?:\.(?=\s+(?:[a-z]|\d)|[,;:]))?"
 _UNIT_ALTERNATION = "|".join(re.escape(u).replace(r"\ ", r"\s") for u in sorted(UNITS, key=len, reverse=True)
                              if u not in _AFTER_FEET_ONLY)
 
@@ -231,6 +231,8 @@ PER = {"mo": "a month", "month": "a month", "yr": "a year", "year": "a year", "h
        "user": "per user", "seat": "per seat", "head": "per head"}
 #: A count's shorthand before a plural noun: "250K copies" is "two hundred fifty thousand copies"
 #: ("a 5K run" keeps its K).
+#: Units read after "per" without a number: two letters or more ("per m" may be a letter).
+_UNITS_AFTER_PER = sorted((unit for unit in UNITS if sum(c.isalpha() for c in unit) >= 2), key=len, reverse=True)
 _PER_UNIT = {"min": "minute", "hr": "hour", "sec": "second", "wk": "week", "mo": "month", "yr": "year"}
 _COUNT_SCALES = {"K": "thousand", "k": "thousand", "M": "million", "B": "billion"}
 #: Words ending in "s" that are not a plural noun ("Unit 12B is ...").
@@ -866,6 +868,9 @@ WORD_RULES: tuple[Rule, ...] = (
     # "18 pages per min.", "last yr.": a unit after "per" or "last" with no number of its own
     (re.compile(r"\b(?P<word>per|last|next|this|every|a)\s(?P<unit>" + "|".join(_PER_UNIT) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: f"{m.group('word')} {_PER_UNIT[m.group('unit')]}"),
+    # "$3.89 per gal.", "per sq. ft.": any unit of two letters or more after "per"
+    (re.compile(r"\bper\s(?P<unit>" + "|".join(re.escape(u).replace(r"\ ", r"\s") for u in _UNITS_AFTER_PER)
+                + r")" + _UNIT_END), lambda m: f"per {UNITS[m.group('unit')][0]}"),
     (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=[\s,;]|$)"), _speak_title_or_place),
     (re.compile(r"\b(?P<abbr>" + "|".join(TITLES) + r")\.(?=\s)"), lambda m: TITLES[m.group("abbr")]),
     (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=[\s,;]|$)"), _speak_abbreviation),
