@@ -36,6 +36,8 @@ from emovox.bench.intelligibility import word_error_rate
     # a ratio and sides as they are spoken
     ("The vote was 4:1 on a 2.39:1 screen at 1:100 scale.", "The vote was 4 to 1 on a 2.39 to 1 screen at 1 to 100 scale."),
     ("Cut two 2x6 planks and a 4 x 8 sheet.", "Cut two 2 by 6 planks and a 4 by 8 sheet."),
+    ('It is under 108" in length.', "It is under 108 inches in length."),
+    ('A 27" monitor.', "A 27-inch monitor."),
     # letters as said: "&" is "and", a tripled letter is "triple"
     ("The Q&A session at the IEEE expo.", "The Q and A session at the I triple E expo."),
     ("Buy AAA batteries.", "Buy triple A batteries."),

@@ -132,6 +132,7 @@ _PRE_FOLDS = (
     # ("2x6", "4 x 8") as they are spoken: "3 to 1", "2 by 6"
     (re.compile(r"(?<![\d:.])(\d{1,3}(?:\.\d{1,2})?):(\d|\d{3,4})(?![\d:])"), r"\1 to \2"),
     (re.compile(r"(?<=\d)\s?[x×]\s?(?=\d)"), " by "),
+    (re.compile(r"(?<=\d)\"(?!\w)"), " inches"),  # the inch mark: '108"' is "108 inches"
     (re.compile(r"(?<=\d):(?=\d\d)"), ""),
 )
 _FOLDS = (
@@ -154,7 +155,7 @@ _UNIT_SPELLINGS = {
     "mph": "miles per hour", "kg": "kilograms?|kgs?", "g": "grams?", "km": "kilometers?|kilometres?",
     "cm": "centimeters?", "mm": "millimeters?", "m": "meters?|metres?", "mi": "miles?", "ft": "feet|foot",
     "oz": "ounces?", "gal": "gallons?", "min": "minutes?|mins", "sec": "seconds?|secs?", "hr": "hours?|hrs?",
-    "c": "degrees? celsius", "f": "degrees? fahrenheit",
+    "in": "inch(?:es)?", "c": "degrees? celsius", "f": "degrees? fahrenheit",
 }
 _UNIT_FOLDS = tuple((re.compile(rf"(?<=\d) (?:{spellings})\b"), f" {unit}") for unit, spellings in _UNIT_SPELLINGS.items())
 _POST_FOLDS = (*_FOLDS, *_UNIT_FOLDS)
