@@ -123,7 +123,7 @@ test: $(TEST_STAMP) zh-models watermark-model lint
 	$(BIN)/python -m pytest -m "slow and paired" -n 2 --dist worksteal --durations=15
 	$(BIN)/python -m pytest -m "slow and not paired" --durations=25
 
-# About a minute (69-73 s on two cores on 2026-12-07, 85-90 s before the bytecode cache and the
+# About a minute (69-77 s on two cores on 2026-12-07, 85-90 s before the bytecode cache and the
 # smaller ReDoS inputs): the real pipeline on tiny voices
 # the tests build; no model, no browser.
 test-fast: $(FAST_STAMP) lint
