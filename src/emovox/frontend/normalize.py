@@ -229,11 +229,12 @@ REFERENCES = {"Fig": "Figure", "Figs": "Figures", "p": "page", "pp": "pages", "V
 PER = {"mo": "a month", "month": "a month", "yr": "a year", "year": "a year", "hr": "an hour", "hour": "an hour",
        "wk": "a week", "week": "a week", "day": "a day", "night": "a night", "person": "per person",
        "user": "per user", "seat": "per seat", "head": "per head"}
-#: A count's shorthand before a plural noun: "250K copies" is "two hundred fifty thousand copies"
-#: ("a 5K run" keeps its K).
 #: Units read after "per" without a number: two letters or more ("per m" may be a letter).
 _UNITS_AFTER_PER = sorted((unit for unit in UNITS if sum(c.isalpha() for c in unit) >= 2), key=len, reverse=True)
-_PER_UNIT = {"min": "minute", "hr": "hour", "sec": "second", "wk": "week", "mo": "month", "yr": "year"}
+#: Units of time read after "last", "a", "every"... without a number ("last yr.", "in a min.").
+_TIME_UNITS = ("min", "hr", "sec", "wk", "mo", "yr")
+#: A count's shorthand before a plural noun: "250K copies" is "two hundred fifty thousand copies"
+#: ("a 5K run" keeps its K).
 _COUNT_SCALES = {"K": "thousand", "k": "thousand", "M": "million", "B": "billion"}
 #: Words ending in "s" that are not a plural noun ("Unit 12B is ...").
 _NOT_PLURAL = r"(?:is|was|has|does|this|thus|yes|as|us|its|his|hers|ours|yours|theirs|plus|less|across|always|" \
@@ -718,12 +719,10 @@ def _speak_feet_and_inches(match: re.Match[str]) -> str:
 def _speak_foot_mark(match: re.Match[str]) -> str:
     """'6' tall', 'a 6' fence': an apostrophe after a number is feet where a measure word or,
     after an article, a noun follows (elsewhere it may close a quotation)."""
-    value = match.group("value")
-    measured = re.match(r"\s(?:tall|long|wide|high|deep|thick|across|away|under|below|above|of)\b",
-                        match.string[match.end():])
-    if not (measured or _after_article(match)):
+    value, attributive = match.group("value"), _after_article(match)
+    if not (match.group("measure") or attributive):
         return match.group(0)
-    return f"{numbers.number(value)} {'foot' if _after_article(match) else _plural(value, 'foot', 'feet')}"
+    return f"{numbers.number(value)} {'foot' if attributive else _plural(value, 'foot', 'feet')}"
 
 
 def _speak_inch_sides(match: re.Match[str]) -> str:
@@ -811,15 +810,15 @@ def _speak_number(match: re.Match[str]) -> str:
     return numbers.number(match.group(0))
 
 
+_DATE_AFTER = re.compile(r"\s+(?:" + _MONTH_NAME + r"\b|\d)")
+
+
 def _speak_abbreviation(match: re.Match[str]) -> str:
     word = match.group("abbr")
     spoken = ABBREVIATIONS[word]
-    if _DATE_AFTER.match(match.string, match.end()) and re.fullmatch(_WEEKDAY_ABBREVIATION, word):
+    if re.fullmatch(_WEEKDAY_ABBREVIATION, word) and _DATE_AFTER.match(match.string, match.end()):
         return spoken  # "Tue. July first": the day before its date, not a sentence's end
     return spoken + _kept_period(match)
-
-
-_DATE_AFTER = re.compile(r"\s+(?:" + _MONTH_NAME + r"\b|\d)")
 
 
 def _kept_period(match: re.Match[str]) -> str:
@@ -865,10 +864,10 @@ WORD_RULES: tuple[Rule, ...] = (
     # a quadrant after the street: "Pennsylvania Ave. NW" is "Avenue Northwest"
     (re.compile(r"\b(?P<street>" + _STREET_TYPE + r")\.?\s(?P<quadrant>[NS][EW])\b(?!\.\w)"),
      lambda m: f"{_street_word(m.group('street'))} {DIRECTIONS[m.group('quadrant')]}"),
-    # "18 pages per min.", "last yr.": a unit after "per" or "last" with no number of its own
-    (re.compile(r"\b(?P<word>per|last|next|this|every|a)\s(?P<unit>" + "|".join(_PER_UNIT) + r")\b(?:\.(?=\s+[a-z]))?"),
-     lambda m: f"{m.group('word')} {_PER_UNIT[m.group('unit')]}"),
-    # "$3.89 per gal.", "per sq. ft.": any unit of two letters or more after "per"
+    # "last yr.", "in a min.": a unit of time with no number of its own
+    (re.compile(r"\b(?P<word>last|next|this|every|a)\s(?P<unit>" + "|".join(_TIME_UNITS) + r")\b(?:\.(?=\s+[a-z]))?"),
+     lambda m: f"{m.group('word')} {UNITS[m.group('unit')][0]}"),
+    # "18 pages per min.", "$3.89 per gal.", "per sq. ft.": any unit of two letters or more after "per"
     (re.compile(r"\bper\s(?P<unit>" + "|".join(re.escape(u).replace(r"\ ", r"\s") for u in _UNITS_AFTER_PER)
                 + r")" + _UNIT_END), lambda m: f"per {UNITS[m.group('unit')][0]}"),
     (re.compile(r"\b(?P<abbr>" + "|".join(TITLE_OR_PLACE) + r")\.(?=[\s,;]|$)"), _speak_title_or_place),
@@ -991,8 +990,8 @@ RULES: tuple[Rule, ...] = (
      lambda m: f"{numbers.number(m.group('hours'))} {_plural(m.group('hours'), 'hour', 'hours')} "
                f"{numbers.number(m.group('minutes'))} {_plural(m.group('minutes'), 'minute', 'minutes')}"),
     # the foot mark: "6' tall", "a 6' fence"
-    (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")'(?=\s(?:tall|long|wide|high|deep|thick|across|away|under|"
-                r"below|above|of)\b|\s[a-z]+\b)"), _speak_foot_mark),
+    (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")'(?=\s(?P<measure>tall|long|wide|high|deep|thick|across|away|"
+                r"under|below|above|of)\b|\s[a-z]+\b)"), _speak_foot_mark),
     (re.compile(r"(?<![\w.'])(?P<sides>" + _NUM + r"\"(?:\s?[x×]\s?" + _NUM + r"\"){1,2})"),  # 24"x18"x6"
      _speak_inch_sides),
     (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")\"(?![\w\"])"), _speak_inch_mark),
