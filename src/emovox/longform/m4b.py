@@ -24,7 +24,9 @@ def write_m4b(path: Path, title: str, chapters: Iterable[tuple[str, Iterator[np.
     with written_atomically(Path(path)) as partial:
         container = av.open(str(partial), "w", format="ipod", options={"fflags": "+bitexact"})
         stream = container.add_stream("aac", rate=sample_rate, layout="mono")
-        resampler = av.AudioResampler(format=stream.codec_context.format.name, layout="mono", rate=sample_rate)
+        stream.codec_context.thread_count = 1  # as stream_encode.py: no thread per CPU for mono speech
+        resampler = av.AudioResampler(format=stream.codec_context.format.name, layout="mono", rate=sample_rate,
+                                      threads=1)
         marks, written = [], 0
 
         def encode(frame) -> None:

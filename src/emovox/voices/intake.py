@@ -113,7 +113,8 @@ def decode(data: bytes) -> tuple[np.ndarray, int, int]:
                 raise ReferenceAudioError("the file has no audio stream; upload a recording of someone speaking")
             stream = container.streams.audio[0]
             rate, channels = stream.codec_context.sample_rate, stream.codec_context.channels
-            to_mono = av.AudioResampler(format="flt", layout="mono", rate=rate)
+            stream.codec_context.thread_count = 1  # seconds of speech: no call for a thread per CPU
+            to_mono = av.AudioResampler(format="flt", layout="mono", rate=rate, threads=1)
             chunks, decoded = [], 0
             for frame in container.decode(stream):
                 for converted in to_mono.resample(frame):
