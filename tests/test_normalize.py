@@ -139,7 +139,7 @@ CASES = [
     ("Open 2-4 p.m. after a 3-yr trial of 6 wks.", "Open two to four PM after a three-year trial of six weeks."),
     # years in pairs and eras; places in a document; rates; designations; fiscal years
     ("It ran from 1774 to 1792, between 300 B.C. and A.D. 1500.",
-     "It ran from seventeen seventy-four to seventeen ninety-two, between three hundred B.C. and A.D. fifteen hundred."),
+     "It ran from seventeen seventy-four to seventeen ninety-two, between three hundred B C and A D fifteen hundred."),
     ("See Fig. 4 on p. 112 and pp. 10-12 of Vol. 3, No. 7.",
      "See Figure four on page one hundred twelve and pages ten to twelve of Volume three, Number seven."),
     ("It costs $12/month or $40/hr. in FY2025.",
@@ -228,6 +228,24 @@ CASES = [
      'A fifty-five inch TV, a fifteen point six inch laptop and a thirty-two inch wide desk; he said "I am five" twice.'),
     ("It is at 1600 Pennsylvania Ave. NW, Washington, and 10 K St NE.",
      "It is at sixteen hundred Pennsylvania Avenue Northwest, Washington, and ten K Street Northeast."),
+    # common words written short, in either case, or with an apostrophe; "incl." before what
+    # it takes in and after it; "est." before a year
+    ("Avg. fares, esp. to the natl. park, from the Intl. Airport, est. 1902: $5 ea., taxes incl.",
+     "Average fares, especially to the national park, from the International Airport, established nineteen oh two: "
+     "five dollars each, taxes included."),
+    ("Prices incl. VAT for the Assoc. Prof. and the asst. mgr. at the Nat'l Guard; the est. cost, excl. fees.",
+     "Prices including VAT for the Associate Professor and the assistant manager at the National Guard; the estimated "
+     "cost, excluding fees."),
+    ("Scores were above avg. The govt. said so.", "Scores were above average. The government said so."),
+    # initialisms with periods are letters, not sentence ends, unless a sentence begins after one
+    ("The U.S. Army met the U.K. team in Washington, D.C. last year; he has a Ph.D.",
+     "The U S Army met the U K team in Washington, D C last year; he has a P H D."),
+    ("He lives in the U.S. The weather is fine, and a 12' x 14' room is cheap.",
+     "He lives in the U S. The weather is fine, and a twelve by fourteen foot room is cheap."),
+    # a range of clock times; a pulse; a recipe's cup; a room's number; a highway in lower case
+    ("From 2:00-3:30 p.m. in Rm. 204 his pulse was 72 bpm; mix 3/4 c. flour and 2 c. milk on the hwy.",
+     "From two to three thirty PM in Room two oh four his pulse was seventy-two beats per minute; mix three quarters "
+     "of a cup flour and two cups milk on the highway."),
 ]
 
 
@@ -247,7 +265,8 @@ def test_normalization_is_idempotent(written, spoken):
 #: read "Avenue. NW" once and "Avenue Northwest" twice).
 GLUED_FORMS = ("3:1", "4x4", "on 3/15", '15.6"', "Ave. NW", "per min.", "hrs/day", "±2%", "12 m²", "100s",
                "ca. 1500", "911", "C#", "6' tall", "Hwy. 1 N", "2h 30m", "350 degrees F", "° C", "Tue. 7/1",
-               "4 lb. 6 oz.", "last yr.", 'a 24"x18" box', "$3.89/gal.")
+               "4 lb. 6 oz.", "last yr.", 'a 24"x18" box', "$3.89/gal.",
+               "taxes incl.", "est. 1902", "Nat'l", "U.S.", "12' x 14'", "2:00-3:30", "3/4 c. flour")
 
 
 @pytest.mark.parametrize("first", GLUED_FORMS)
@@ -323,6 +342,15 @@ ADVERSARIAL = {
     "route directions": ("", "Hwy. 1 ", 16_000, "N"),
     "hours and minutes": ("", "1h 1", 25_000, "m"),
     "quadrants": ("", "St NW ", 16_000, ""),
+    "short words": ("", "avg. ", 16_000, ""),
+    "inclusions": ("", "incl. ", 16_000, ""),
+    "elided words": ("", "int'l ", 16_000, ""),
+    "established": ("", "est. 1 ", 12_000, "1902"),
+    "dotted letters": ("", "A.", 50_000, ""),
+    "dotted initialisms": ("", "U.S. ", 16_000, "The"),
+    "foot sides": ("", "1'x", 33_000, "1'"),
+    "clock ranges": ("", "1:00-", 20_000, "2:00"),
+    "recipe cups": ("", "1 1/2 c. ", 12_000, "a"),
 }
 
 

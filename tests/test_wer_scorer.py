@@ -37,6 +37,9 @@ from emovox.bench.intelligibility import word_error_rate
     ("The vote was 4:1 on a 2.39:1 screen at 1:100 scale.", "The vote was 4 to 1 on a 2.39 to 1 screen at 1 to 100 scale."),
     ("Cut two 2x6 planks and a 4 x 8 sheet.", "Cut two 2 by 6 planks and a 4 by 8 sheet."),
     ('It is under 108" in length.', "It is under 108 inches in length."),
+    ("Cut three 2x6 planks and one 4x8 sheet.", "Cut 3-2 by 6 planks and 1-4 by 8 sheet."),  # a count before sides
+    # a number's leading zeros, which Whisper's normalizer keeps on one side and drops on the other
+    ("Boston, MA 02109.", "Boston, MA 0-2-1-0-9."),
     ('A 27" monitor.', "A 27-inch monitor."),
     # letters as said: "&" is "and", a tripled letter is "triple"
     ("The Q&A session at the IEEE expo.", "The Q and A session at the I triple E expo."),
@@ -82,6 +85,8 @@ def test_a_different_fraction_is_still_an_error():
     ("The car's time.", "The car time."),
     ("Mount Everest is 29,032 ft tall.", "Mount Everest is 29,33 feet tall."),
     ("The bill passed 218-214.", "The bill passed 218-241."),
+    ("Boston, MA 02109.", "Boston, MA 2108."),
+    ("Cut three 2x6 planks.", "Cut 3-2 by 8 planks."),
 ])
 def test_what_a_fold_joins_still_counts_when_the_words_differ(written, heard):
     assert word_error_rate([written], heard)[0] > 0

@@ -126,7 +126,8 @@ _PRE_FOLDS = (
     (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
     # a range or a score, "2-4 p.m.", "1970-71" or "218-214", as it is spoken ("2 to 4"); other
     # hyphenated digits (what is left of a phone number) are joined
-    (re.compile(r"(?<![\d-])(?<!\d )(\d{1,3}|\d{4})[-–](\d{1,3})(?![\d-]| \d)"), r"\1 to \2"),
+    # ("3-2 by 6" is a count and sides, "three two-by-six", as Whisper may write them)
+    (re.compile(r"(?<![\d-])(?<!\d )(\d{1,3}|\d{4})[-–](\d{1,3})(?![\d-]| \d| by \d|\s?[x×]\d)"), r"\1 to \2"),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),
     # a ratio ("3:1", "2.39:1", "1:100": no clock's two digits after the colon) and sides
     # ("2x6", "4 x 8") as they are spoken: "3 to 1", "2 by 6"
@@ -148,6 +149,7 @@ _FOLDS = (
     (re.compile(r"(\d+)(?:st|nd|rd|th)\b"), r"\1"),
     (re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)\b(?!\.\d)"), r"\1\2"),  # "8.30" for 8:30
     (re.compile(r"(?<=\d) (?=\d)"), ""),  # digit groups however heard: "5 5 5 0 1 4 2", "6175550 148"
+    (re.compile(r"(?<![\d.])0+(?=\d)"), ""),  # a ZIP code's leading zero, kept on one side only: "02109", "2109"
 )
 #: A unit after a number, written or spoken: "12 kg" and "12 kilograms" are one reading.
 #: (Pounds are left out: Whisper's normalizer reads "3 pounds" as money, "£3".)

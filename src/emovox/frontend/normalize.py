@@ -126,6 +126,7 @@ UNITS = {
     "mo": ("month", "months"),
     "mos": ("month", "months"),
     "mmHg": ("millimeter of mercury", "millimeters of mercury"),
+    "bpm": ("beat per minute", "beats per minute"),
     "BR": ("bedroom", "bedrooms"),  # a listing's "2BR, 1BA"
     "BA": ("bath", "baths"),
 }
@@ -178,7 +179,7 @@ STREET_TYPES = (
 _STREET_TYPE = "(?:" + "|".join(STREET_TYPES) + ")"
 #: What a number names rather than counts, read in pairs as people say them: "Suite 1200" is
 #: "Suite twelve hundred", "room 214" "room two fourteen", "Hwy. 101" "Highway one oh one".
-NUMBERED_PLACES = ("Suite", "Ste.", "Room", "room", "Gate", "gate", "Platform", "platform", "Flight", "flight", "Unit",
+NUMBERED_PLACES = ("Suite", "Ste.", "Room", "room", "Rm.", "Gate", "gate", "Platform", "platform", "Flight", "flight", "Unit",
                    "Apartment", "Apt.", "Highway", "Hwy.", "Route", "Rte.", "Interstate", "Bus", "bus")
 DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West",
               "NE": "Northeast", "NW": "Northwest", "SE": "Southeast", "SW": "Southwest"}
@@ -194,11 +195,11 @@ TITLES = {
     "Pt": "Point", "Conf": "Conference", "Rm": "Room", "Bldg": "Building",
 }
 ABBREVIATIONS = {
-    "Jr": "Junior", "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
+    "Sr": "Senior", "Ave": "Avenue", "Blvd": "Boulevard",
     "Rd": "Road", "Ln": "Lane", "Pkwy": "Parkway", "Hwy": "Highway", "Rte": "Route", "Ct": "Court", "Pl": "Place",
     "Cir": "Circle", "Sq": "Square", "Hts": "Heights", "Expy": "Expressway", "Fwy": "Freeway",
     "Mt": "Mount", "Inc": "Incorporated", "Ltd": "Limited", "Corp": "Corporation",
-    "Dept": "Department", "Co": "Company", "approx": "approximately", "Approx": "Approximately",
+    "Co": "Company",
     "max": "maximum", "Max": "Maximum",
     "vs": "versus", "etc": "et cetera", "Apt": "Apartment", "Ste": "Suite", "Jan": "January", "Feb": "February", "Aug": "August",
     "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December",
@@ -206,6 +207,23 @@ ABBREVIATIONS = {
     "Mon": "Monday", "Tue": "Tuesday", "Tues": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
     "Thur": "Thursday", "Thurs": "Thursday", "Fri": "Friday", "Sat": "Saturday", "Sun": "Sunday",
 }
+#: Common words written short in lower case (or capitalized to begin a sentence): "the avg.
+#: price", "fruit, esp. apples", "Gov't funds". espeak-ng spells them letter by letter. Forms
+#: that are words themselves ("temp.", "pop.", "ref.") are left alone: "He works as a temp."
+SHORT_WORDS = {
+    "avg": "average", "misc": "miscellaneous", "govt": "government", "esp": "especially", "qty": "quantity",
+    "dept": "department", "asst": "assistant", "intl": "international", "natl": "national", "std": "standard",
+    "ea": "each", "univ": "university", "assoc": "associate", "jr": "junior", "mgr": "manager",
+    "tel": "telephone", "bros": "brothers", "hosp": "hospital", "hwy": "highway", "approx": "approximately", "est": "estimated",
+}
+#: Those that come before a noun ("Assoc. Prof. Lee", "Intl. Airport"): a capital after one
+#: does not begin a sentence. ("est. 1902" is "established": a rule of its own, with the years.)
+_MODIFIERS = frozenset({"asst", "assoc", "intl", "natl", "std"})
+#: The same words with an apostrophe for the letters left out ("Nat'l Guard", "int'l airport").
+ELIDED_WORDS = {"gov't": "government", "int'l": "international", "nat'l": "national", "dep't": "department",
+                "ass'n": "association", "cont'd": "continued", "att'y": "attorney"}
+#: "incl." and "excl." before what they take in ("incl. VAT") and after it ("taxes incl.").
+_INCLUSIONS = {"incl": ("including", "included"), "excl": ("excluding", "excluded")}
 #: Initialisms that are also English words, which espeak-ng reads as the word: after "the"
 #: they name an organization and are spelled ("the WHO" is "the W H O", not "the who").
 SPELLED_AFTER_THE = ("WHO",)
@@ -367,7 +385,8 @@ def _speak_time(match: re.Match[str]) -> str:
         return _speak_duration(h, m, int(second))
     spoken = numbers.cardinal(str(h))
     if m == 0:
-        spoken += "" if meridiem or h > 12 else " o'clock"
+        range_start = re.match(r" to \d", match.string[match.end():]) is not None  # "two to three thirty"
+        spoken += "" if meridiem or h > 12 or range_start else " o'clock"
         if h > 12 and not meridiem:
             spoken += " hundred"
     else:
@@ -725,10 +744,11 @@ def _speak_foot_mark(match: re.Match[str]) -> str:
     return f"{numbers.number(value)} {'foot' if attributive else _plural(value, 'foot', 'feet')}"
 
 
-def _speak_inch_sides(match: re.Match[str]) -> str:
-    """'24"x18"x6"' is "twenty-four by eighteen by six inches" ("inch" before its noun: "a 24"x18" box")."""
+def _speak_marked_sides(match: re.Match[str]) -> str:
+    """'24"x18"x6"' is "twenty-four by eighteen by six inches" ("inch" before its noun: "a 24"x18" box"),
+    and "12' x 14'" "twelve by fourteen feet"."""
     sides = re.findall(_NUM, match.group("sides"))
-    singular, plural = UNITS["in"]
+    singular, plural = UNITS["in" if match.group("mark") == '"' else "ft"]
     return " by ".join(numbers.number(side) for side in sides) + f" {singular if _after_article(match) else plural}"
 
 
@@ -849,6 +869,61 @@ def _speak_title_or_place(match: re.Match[str]) -> str:
     return title
 
 
+def _either_case(words) -> str:
+    """A pattern for lower-case `words` as written, or capitalized to begin a sentence."""
+    return "(?:" + "|".join(f"[{w[0].upper()}{w[0]}]{re.escape(w[1:])}" for w in words) + ")"
+
+
+def _in_case_of(written: str, spoken: str) -> str:
+    """`spoken` capitalized as `written` is: "Avg." begins a sentence as "Average"."""
+    return spoken[:1].upper() + spoken[1:] if written[:1].isupper() else spoken
+
+
+def _speak_short_word(match: re.Match[str]) -> str:
+    word = match.group("abbr")
+    spoken = _in_case_of(word, SHORT_WORDS[word.lower()])
+    modifier = word.lower() in _MODIFIERS and not _ends_the_text(match)
+    return spoken if modifier else spoken + _kept_period(match)
+
+
+def _ends_the_text(match: re.Match[str]) -> bool:
+    return match.string[match.end():].strip() == ""
+
+
+def _speak_inclusion(match: re.Match[str]) -> str:
+    """'incl. VAT' is including, 'taxes incl.' (before the end, a comma or a new sentence)
+    included."""
+    word = match.group("abbr")
+    taking, taken = _INCLUSIONS[word.lower()]
+    what_follows = re.match(r"\s+(?:[a-z0-9$£€]|[A-Z]{2,}\b)", match.string[match.end():])
+    return _in_case_of(word, taking) if what_follows else _in_case_of(word, taken) + _kept_period(match)
+
+
+#: Words that begin a sentence after an initialism's period ("... in the U.S. The next day"),
+#: where a name or a noun continues it ("the U.S. Army").
+_SENTENCE_OPENERS = frozenset({
+    "The", "A", "An", "It", "He", "She", "We", "They", "I", "You", "In", "On", "At", "But", "And", "So", "This",
+    "That", "These", "Those", "There", "Then", "Its", "Our", "His", "Her", "Their", "My", "Your", "After",
+    "Before", "When", "If", "As", "For", "What", "Why", "How", "Now", "Today", "Yesterday", "Tomorrow",
+})
+
+
+def _speak_dotted_letters(match: re.Match[str]) -> str:
+    """Each letter as a word, and the last period kept only where the sentence ends."""
+    letters = " ".join(c for c in match.group("letters") if c.isalpha()).upper()
+    rest = match.string[match.end():]
+    next_word = re.match(r"\s+([A-Za-z]+)", rest)
+    ends = rest.strip() == "" or rest.startswith("\n") or (next_word is not None and next_word.group(1) in _SENTENCE_OPENERS)
+    return letters + ("." if ends else "")
+
+
+def _speak_recipe_cup(match: re.Match[str]) -> str:
+    """"3/4 c. flour" is cup, "2 c. milk" cups; the amount is read by the rules after."""
+    amount = match.group("amount")
+    one_or_less = re.fullmatch(r"1|\d+/\d+", amount) is not None
+    return f"{amount} {'cup' if one_or_less else 'cups'}"
+
+
 def _speak_hashtag(match: re.Match[str]) -> str:
     return f"hashtag {match.group('tag')}"
 
@@ -875,10 +950,16 @@ WORD_RULES: tuple[Rule, ...] = (
     (re.compile(r"\b(?P<abbr>" + "|".join(ABBREVIATIONS) + r")\.(?=[\s,;]|$)"), _speak_abbreviation),
     (re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(k) for k in _LATIN) + r")(?!\w)", re.IGNORECASE),
      lambda m: _LATIN[m.group(0).lower()]),
+    (re.compile(r"\b(?P<abbr>" + _either_case(SHORT_WORDS) + r")\.(?=[\s,;:)]|$)"), _speak_short_word),
+    (re.compile(r"\b(?P<abbr>" + _either_case(_INCLUSIONS) + r")\.(?=[\s,;:)]|$)"), _speak_inclusion),
+    (re.compile(r"\b(?:" + _either_case(ELIDED_WORDS) + r")(?!\w)"),
+     lambda m: _in_case_of(m.group(0), ELIDED_WORDS[m.group(0).lower()])),
     (re.compile(r"(?<![\w/])(?:[wc]/o(?![\w/])|w/(?=\s))", re.IGNORECASE), lambda m: _SLASHED[m.group(0).lower()]),
     (re.compile(r"\bvs\b"), lambda m: "versus"),
     (re.compile(r"(?<=\b[Tt]he )(?P<acronym>" + "|".join(SPELLED_AFTER_THE) + r")\b"),
      lambda m: " ".join(m.group("acronym"))),
+    # "U.S.", "D.C.", "Ph.D.": letters, not sentences ("The U.S. Army" had been cut in three)
+    (re.compile(r"(?<![\w.])(?P<letters>(?:[A-Z]\.){2,5}|Ph\.D\.)(?![\w'’]|\.\w)"), _speak_dotted_letters),
     (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
     # after the abbreviations above, whose words they may follow ("Bldg. II", "Mar., MN")
     (re.compile(r"\b(?P<word>[A-Z][a-z]+) (?P<numeral>[IVX]{1,6})\b(?!['’](?!s\b)\w|-\w)"), _speak_roman),
@@ -931,6 +1012,7 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w$€£¥])(?P<sign>[-−])?(?P<symbol>[$€£¥])\s?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)"
                 r"(?P<fraction>\.\d+)?(?:\s?(?P<scale>" + _SCALE_WORDS + r"|[kKmMbB][nN]?)\b)?"),
      _speak_money),
+    (re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)"), lambda m: " to "),  # "2:00-3:30 p.m."
     (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
                 r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
     # a ratio: what follows the colon is not a clock's two digits ("3:1", "16:9", "1:100")
@@ -957,6 +1039,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?:\b(?P<era_before>A\.D\.|AD)\s?(?P<year>\d{1,4})\b(?![.,]\d)"
                 r"|(?<![\w.,])(?P<year_>\d{1,4})\s?(?P<era_after>B\.C\.E\.|B\.C\.|BCE|BC|C\.E\.|CE|A\.D\.|AD)(?!\w))"),
      _speak_era_year),
+    (re.compile(r"\b(?P<word>[Ee])st\.\s+(?P<year>" + _YEAR + r")(?![\d,.]\d|\s?%)\b"),
+     lambda m: f"{m.group('word')}stablished {numbers.year(int(m.group('year')))}"),  # "est. 1902"
     (re.compile(r"\b(?P<word>[Ii]n|[Ss]ince|[Bb]y|[Ff]rom|[Uu]ntil|[Tt]ill|[Oo]f|[Yy]ear|[Dd]uring|[Bb]efore"
                 r"|[Aa]fter|[Aa]round|[Cc]irca|[Ii]nto|[Tt]hrough|[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Hh]is|[Hh]er|[Ii]ts|[Oo]ur"
                 r"|[Tt]heir|[Mm]y|[Yy]our)\s+(?P<year>1[1-9]\d\d|20\d\d)(?![\d,.]\d|\s?%)\b"),
@@ -989,12 +1073,15 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w.])(?P<hours>\d{1,2})\s?h\s?(?P<minutes>[0-5]?\d)\s?m\b"),
      lambda m: f"{numbers.number(m.group('hours'))} {_plural(m.group('hours'), 'hour', 'hours')} "
                f"{numbers.number(m.group('minutes'))} {_plural(m.group('minutes'), 'minute', 'minutes')}"),
+    (re.compile(r"(?<![\w.'])(?P<sides>" + _NUM + r"(?P<mark>[\"'])(?:\s?[x×]\s?" + _NUM + r"(?P=mark)){1,2})"),
+     _speak_marked_sides),  # 24"x18"x6", 12' x 14'
     # the foot mark: "6' tall", "a 6' fence"
     (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")'(?=\s(?P<measure>tall|long|wide|high|deep|thick|across|away|"
                 r"under|below|above|of)\b|\s[a-z]+\b)"), _speak_foot_mark),
-    (re.compile(r"(?<![\w.'])(?P<sides>" + _NUM + r"\"(?:\s?[x×]\s?" + _NUM + r"\"){1,2})"),  # 24"x18"x6"
-     _speak_inch_sides),
     (re.compile(r"(?<![\w.'])(?P<value>" + _NUM + r")\"(?![\w\"])"), _speak_inch_mark),
+    # a recipe's cup: "3/4 c. flour", "2 c. milk"
+    (re.compile(r"(?<![\w/.])(?P<amount>\d{1,3}(?:\s\d{1,2}/\d{1,2})?|\d{1,2}/\d{1,2})\s[cC]\.(?=\s+[a-z])"),
+     _speak_recipe_cup),
     (re.compile(r"(?<![\w/.])(?P<whole>\d{1,3})\s(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"
                 r"(?:\s(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END + ")?"), _speak_mixed_number),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})\s(?P<noun>" + "|".join(sorted(MEASURE_NOUNS))
