@@ -40,6 +40,8 @@ from emovox.bench.intelligibility import word_error_rate
     ("Cut three 2x6 planks and one 4x8 sheet.", "Cut 3-2 by 6 planks and 1-4 by 8 sheet."),  # a count before sides
     # a number's leading zeros, which Whisper's normalizer keeps on one side and drops on the other
     ("Boston, MA 02109.", "Boston, MA 0-2-1-0-9."),
+    ("The store is open 24/7 now.", "The store is open 24-7 now."),
+    ("The store is open 24/7 now.", "The store is open 24.7 now."),
     ('A 27" monitor.', "A 27-inch monitor."),
     # letters as said: "&" is "and", a tripled letter is "triple"
     ("The Q&A session at the IEEE expo.", "The Q and A session at the I triple E expo."),
@@ -87,6 +89,7 @@ def test_a_different_fraction_is_still_an_error():
     ("The bill passed 218-214.", "The bill passed 218-241."),
     ("Boston, MA 02109.", "Boston, MA 2108."),
     ("Cut three 2x6 planks.", "Cut 3-2 by 8 planks."),
+    ("The store is open 24/7 now.", "The store is open 24-6 now."),
 ])
 def test_what_a_fold_joins_still_counts_when_the_words_differ(written, heard):
     assert word_error_rate([written], heard)[0] > 0

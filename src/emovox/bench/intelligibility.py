@@ -80,6 +80,7 @@ _FRACTION_DENOMINATORS = {"quarter": 4, "quarters": 4, "third": 3, "thirds": 3, 
 _NUMERATORS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7"}
 
 _PRE_FOLDS = (
+    (re.compile(r"(?<![\d/.-])24\s?[/.-]\s?7(?![\d/])"), "24 7"),  # "24/7" as Whisper may write it: "24-7", "24.7"
     # a numeral after a name, written or spoken: "Henry VIII", "Henry the Eighth", "Henry the
     # 8th" and "World War II", "World War two" are one reading
     (re.compile(_NAME + r" ([IVX]{2,6}|I)\b(?!')"), _roman_after_name),
