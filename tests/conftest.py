@@ -139,7 +139,7 @@ def build_tiny_engine(root: Path, audio_cache_bytes: int = 0, session_settings=N
     """An engine over the tiny voices: `tiny` (VITS, female), `af_kiko` (Kokoro format) and
     `baker` (FastSpeech2 format, Mandarin); the audio cache is off unless asked.
     `session_settings` runs every model so (ONNX Runtime's defaults otherwise)."""
-    import tiny_models
+    import tiny_vocab
     from emovox.backends.fastspeech2 import FastSpeech2Backend
     from emovox.backends.kokoro import KokoroBackend, SplitSessions
     from emovox.backends.session import LazySession, SessionSettings
@@ -147,7 +147,7 @@ def build_tiny_engine(root: Path, audio_cache_bytes: int = 0, session_settings=N
     from emovox.engine import Defaults, Engine
 
     settings = session_settings or SessionSettings()
-    model, vocab, packs = tiny_models.kokoro_model(root / "kokoro")
+    model, vocab, packs = root / tiny_vocab.KOKORO_MODEL, tiny_vocab.kokoro_vocab(), tiny_vocab.kokoro_packs()
     text_side, decoder, statistics = (root / "kokoro" / f"tiny-kokoro-{part}.onnx"
                                       for part in ("text", "decoder", "statistics"))
     split = SplitSessions(LazySession(lambda: text_side, settings), LazySession(lambda: decoder, settings),

@@ -157,7 +157,8 @@ def test_a_run_killed_at_any_moment_resumes_to_the_same_bytes(tiny_dir, book_fil
     script = tmp_path / "writer.py"
     script.write_text(_WRITER.format(tests=str(Path(__file__).parent), voices=str(tiny_dir), book=str(book_file)))
     whole, resumed = tmp_path / "whole", tmp_path / "resumed"
-    subprocess.run([sys.executable, str(script), str(whole)], check=True, capture_output=True, timeout=300)
+    options = SpeechOptions(voice="tiny", emotion="sad")
+    make_book(build_tiny_engine(tiny_dir), read_book(book_file), whole, options, "opus", workers=1)  # as the writer
     for kill_after in (3, 2):  # chunks rendered before the SIGKILL, in two runs
         writer = subprocess.Popen([sys.executable, str(script), str(resumed)], stdout=subprocess.PIPE)
         seen = 0
@@ -170,10 +171,11 @@ def test_a_run_killed_at_any_moment_resumes_to_the_same_bytes(tiny_dir, book_fil
         writer.wait(timeout=60)
         manifest = json.loads((resumed / "manifest.json").read_text("utf-8"))
         assert not manifest["complete"]
-    finish = subprocess.run([sys.executable, str(script), str(resumed)], check=True, capture_output=True, timeout=300)
-    last = json.loads(finish.stdout.decode().strip().splitlines()[-1])
+    finish = []
+    make_book(build_tiny_engine(tiny_dir), read_book(book_file), resumed, options, "opus", workers=1,
+              on_progress=finish.append)
     total = sum(c["sentences"] for c in json.loads((whole / "manifest.json").read_text("utf-8"))["chapters"])
-    assert last["event"] == "done" and 0 < last["rendered"] < total  # only what the killed runs had not made
+    assert finish[-1].event == "done" and 0 < finish[-1].rendered < total  # only what the killed runs had not made
     finished = sorted(p.name for p in resumed.iterdir() if p.is_file())
     assert finished == sorted(p.name for p in whole.iterdir() if p.is_file())
     for name in finished:

@@ -32,11 +32,12 @@ LONG_TEXT = " ".join(f"This is sentence number {n} of a long reading, spoken at 
 
 
 @pytest.fixture
-def serving(tmp_path):
+def serving(tmp_path, tiny_dir):
     started: list[ServerProcess] = []
 
     def start(*args: str) -> ServerProcess:
-        started.append(ServerProcess([sys.executable, str(TINY_SERVE), "{port}", str(tmp_path), *args]))
+        started.append(ServerProcess([sys.executable, str(TINY_SERVE), "{port}", str(tmp_path), "--voices",
+                                      str(tiny_dir), *args]))
         return started[-1]
 
     yield start

@@ -28,12 +28,10 @@ from onnx import TensorProto, helper, numpy_helper
 from emovox.backends.kokoro_prosody import DURATIONS_TENSOR as KOKORO_DURATIONS
 from emovox.backends.vits import DURATIONS_TENSOR as VITS_DURATIONS
 from emovox.backends.vits import FRAME_LENGTHS_TENSOR, HOP
+from tiny_vocab import IPA, KOKORO_MODEL, kokoro_packs, kokoro_vocab
 
 SAMPLE_RATE = 16_000
 FRAMES_PER_ID = 2
-#: The symbols espeak-ng's English IPA uses, plus the digits, letters and marks of pinyin.
-IPA = ("abcdefghijklmnopqrstuvwxyzæçðøŋœɐɑɒɔɕəɘɚɛɜɝɞɟɡɣɤɥɨɪɬɭɯɰɲɳɴɵɸɹɺɻɽɾʀʁʂʃʈʉʊʋʌʍʎʏʐʑʒʔʕʝʰʲ"
-       "ʷˈˌːˑ̃ᵻθχ ,.!?;:-'\"…—()")
 OPSET = [helper.make_opsetid("", 17)]
 
 
@@ -122,7 +120,7 @@ def vits_voice(directory: Path, name: str = "tiny") -> tuple[Path, Path]:
 def kokoro_model(directory: Path) -> tuple[Path, dict[str, int], dict[str, np.ndarray]]:
     """A Kokoro-format model at 24 kHz: (model, vocab, voice packs)."""
     directory.mkdir(parents=True, exist_ok=True)
-    vocab = {symbol: index + 1 for index, symbol in enumerate(dict.fromkeys(IPA))}
+    vocab = kokoro_vocab()
     table = _tones(len(vocab) + 1, 600, 24_000, seed=2)
     nodes = [
         helper.make_node("Gather", ["table", "tokens"], ["frames"], axis=0),  # [1, T, 600]
@@ -148,9 +146,8 @@ def kokoro_model(directory: Path) -> tuple[Path, dict[str, int], dict[str, np.nd
                                helper.make_tensor_value_info("f0_knee", TensorProto.FLOAT, [1])],
         [helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["S"]),
          helper.make_tensor_value_info(KOKORO_DURATIONS, TensorProto.INT64, ["T"])], initializers)
-    model = _save(graph, directory / "tiny-kokoro.onnx")
-    packs = {"af_kiko": np.random.default_rng(3).normal(0, 0.01, (510, 1, 256)).astype(np.float32)}
-    return model, vocab, packs
+    model = _save(graph, directory / Path(KOKORO_MODEL).name)
+    return model, vocab, kokoro_packs()
 
 
 def kokoro_split_models(directory: Path) -> tuple[Path, Path, Path]:

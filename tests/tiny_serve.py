@@ -1,8 +1,9 @@
 """`emovox serve` over the tiny voices, as a process of its own (the tests send it signals).
 
-    python tests/tiny_serve.py PORT STORE_DIR [--drain S] [--api-key KEY] [--per-client RATE]
+    python tests/tiny_serve.py PORT STORE_DIR [--voices DIR] [--drain S] [--api-key KEY] [--per-client RATE]
 
-It builds the tiny voices (tests/tiny_models.py) under STORE_DIR, keeps cloned voices in a
+It builds the tiny voices (tests/tiny_models.py) under STORE_DIR, unless --voices names a
+folder where the tests built them already (their `tiny_dir`), keeps cloned voices in a
 SQLite store there, and serves through `emovox.server.lifecycle.serve`, the same loop as
 `emovox serve`, so SIGTERM drains exactly as it does in production.
 """
@@ -15,7 +16,6 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).parent)]
 
-import tiny_models  # noqa: E402
 from conftest import build_tiny_engine  # noqa: E402
 from emovox.backends.session import SessionSettings  # noqa: E402
 from emovox.server.app import ServerSettings, create_app  # noqa: E402
@@ -29,13 +29,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("port", type=int)
     parser.add_argument("home", type=Path)
+    parser.add_argument("--voices", type=Path)
     parser.add_argument("--drain", type=float, default=30.0)
     parser.add_argument("--api-key", action="append", default=[])
     parser.add_argument("--per-client")
     parser.add_argument("--max-input-chars", type=int, default=4096)
     args = parser.parse_args()
-    voices = args.home / "voices"
+    voices = args.voices or args.home / "voices"
     if not (voices / "zh").exists():
+        import tiny_models  # onnx: only where the voices are built
+
         tiny_models.vits_voice(voices / "vits")
         tiny_models.kokoro_model(voices / "kokoro")
         tiny_models.kokoro_split_models(voices / "kokoro")
