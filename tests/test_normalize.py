@@ -246,6 +246,11 @@ CASES = [
     ("From 2:00-3:30 p.m. in Rm. 204 his pulse was 72 bpm; mix 3/4 c. flour and 2 c. milk on the hwy.",
      "From two to three thirty PM in Room two oh four his pulse was seventy-two beats per minute; mix three quarters "
      "of a cup flour and two cups milk on the highway."),
+    # "+" between an amount and its unit; a count's shorthand before an irregular plural;
+    # office hours; appointments
+    ("Open M-F, 9-5: 20+ hrs. a week for 8.1B people, with 2 appts. on Wed.",
+     "Open Monday to Friday, nine to five: twenty plus hours a week for eight point one billion people, with two "
+     "appointments on Wednesday."),
 ]
 
 
@@ -266,7 +271,8 @@ def test_normalization_is_idempotent(written, spoken):
 GLUED_FORMS = ("3:1", "4x4", "on 3/15", '15.6"', "Ave. NW", "per min.", "hrs/day", "±2%", "12 m²", "100s",
                "ca. 1500", "911", "C#", "6' tall", "Hwy. 1 N", "2h 30m", "350 degrees F", "° C", "Tue. 7/1",
                "4 lb. 6 oz.", "last yr.", 'a 24"x18" box', "$3.89/gal.",
-               "taxes incl.", "est. 1902", "Nat'l", "U.S.", "12' x 14'", "2:00-3:30", "3/4 c. flour")
+               "taxes incl.", "est. 1902", "Nat'l", "U.S.", "12' x 14'", "2:00-3:30", "3/4 c. flour",
+               "20+ hrs.", "M-F")
 
 
 @pytest.mark.parametrize("first", GLUED_FORMS)
@@ -351,6 +357,8 @@ ADVERSARIAL = {
     "foot sides": ("", "1'x", 33_000, "1'"),
     "clock ranges": ("", "1:00-", 20_000, "2:00"),
     "recipe cups": ("", "1 1/2 c. ", 12_000, "a"),
+    "amounts and more": ("", "1+ ", 25_000, "hrs"),
+    "weekday letters": ("", "M-F-", 20_000, ""),
 }
 
 

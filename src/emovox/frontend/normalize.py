@@ -214,7 +214,8 @@ SHORT_WORDS = {
     "avg": "average", "misc": "miscellaneous", "govt": "government", "esp": "especially", "qty": "quantity",
     "dept": "department", "asst": "assistant", "intl": "international", "natl": "national", "std": "standard",
     "ea": "each", "univ": "university", "assoc": "associate", "jr": "junior", "mgr": "manager",
-    "tel": "telephone", "bros": "brothers", "hosp": "hospital", "hwy": "highway", "approx": "approximately", "est": "estimated",
+    "tel": "telephone", "bros": "brothers", "hosp": "hospital", "hwy": "highway", "appt": "appointment",
+    "appts": "appointments", "approx": "approximately", "est": "estimated",
 }
 #: Those that come before a noun ("Assoc. Prof. Lee", "Intl. Airport"): a capital after one
 #: does not begin a sentence. ("est. 1902" is "established": a rule of its own, with the years.)
@@ -608,8 +609,9 @@ def _speak_unit(match: re.Match[str]) -> str:
                                             and _NOUN_AFTER.match(match.string, match.end()) is not None)
     start = f"{numbers.number(low)} to " if low else ""
     scale = f" {match.group('scale')}" if match.group("scale") else ""  # "6.4 billion km": many
-    counted = plural if scale else _plural(value, singular, plural)
-    return f"{start}{minus}{numbers.number(value)}{scale} {singular if attributive else counted}"
+    more = " plus" if match.group("more") else ""  # "20+ hrs": twenty plus hours
+    counted = plural if scale or more else _plural(value, singular, plural)
+    return f"{start}{minus}{numbers.number(value)}{more}{scale} {singular if attributive else counted}"
 
 
 def _speak_compound_measure(match: re.Match[str]) -> str:
@@ -956,6 +958,7 @@ WORD_RULES: tuple[Rule, ...] = (
      lambda m: _in_case_of(m.group(0), ELIDED_WORDS[m.group(0).lower()])),
     (re.compile(r"(?<![\w/])(?:[wc]/o(?![\w/])|w/(?=\s))", re.IGNORECASE), lambda m: _SLASHED[m.group(0).lower()]),
     (re.compile(r"\bvs\b"), lambda m: "versus"),
+    (re.compile(r"(?<![\w-])M\s?[-–]\s?F(?![\w-])"), lambda m: "Monday to Friday"),  # office hours "M-F, 9-5"
     (re.compile(r"(?<=\b[Tt]he )(?P<acronym>" + "|".join(SPELLED_AFTER_THE) + r")\b"),
      lambda m: " ".join(m.group("acronym"))),
     # "U.S.", "D.C.", "Ph.D.": letters, not sentences ("The U.S. Army" had been cut in three)
@@ -1004,7 +1007,8 @@ RULES: tuple[Rule, ...] = (
      _speak_tripled_letter),
     (re.compile(r"(?<![\w-])1-(?P<code>8\d\d)(?![\d-])"),  # a toll-free prefix alone: "the 1-800 number"
      lambda m: "one " + ("eight hundred" if m.group("code") == "800" else numbers.digits(m.group("code")))),
-    (re.compile(r"(?<![\w.$€£¥])(?P<value>" + _NUM + r")(?P<scale>[KkMB])(?=\s+(?!" + _NOT_PLURAL + r")[a-z]{2,}s\b)"),
+    (re.compile(r"(?<![\w.$€£¥])(?P<value>" + _NUM + r")(?P<scale>[KkMB])"
+                r"(?=\s+(?:(?!" + _NOT_PLURAL + r")[a-z]{2,}s|people|children|men|women)\b)"),
      lambda m: f"{numbers.number(m.group('value'))} {_COUNT_SCALES[m.group('scale')]}"),
     (re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])"), _speak_email),
     (re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|edu|gov|app|co\.uk)(?![\w-]|\.\w)"),
@@ -1092,7 +1096,7 @@ RULES: tuple[Rule, ...] = (
      _speak_compound_measure),
     (re.compile(r"(?<![\w./-])(?P<value>" + _NUM + r")-(?P<unit>in)\.?(?=\s+[a-z])"),  # "a 14-in. screen": inches
      _speak_compound_measure),
-    (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")"
+    (re.compile(r"(?<![\w./-])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")(?P<more>\+)?"
                 r"(?:\s(?P<scale>" + _SCALE_WORDS + r"))?\s?(?P<unit>" + _UNIT_ALTERNATION + r")" + _UNIT_END),
      _speak_unit),
     (re.compile(r"(?<![\w.])(?P<value>" + _INT + r")(?:st|nd|rd|th)\b"), _speak_ordinal),
