@@ -251,6 +251,12 @@ CASES = [
     ("Open M-F, 9-5: 20+ hrs. a week for 8.1B people, with 2 appts. on Wed.",
      "Open Monday to Friday, nine to five: twenty plus hours a week for eight point one billion people, with two "
      "appointments on Wednesday."),
+    # a rate per a two-letter unit; mg/dL; a range from a bare hour to a clock time; a range of
+    # dates, and not of fractions; a fraction of an inch; an inch measure before its noun
+    ("Shrimp at $12.99/lb., sugar at 110 mg/dL, class 2-3:15 pm on 8/15-8/16, boards 3/4 in. thick, a 2 in. pipe.",
+     "Shrimp at twelve dollars and ninety-nine cents per pound, sugar at one hundred ten milligrams per deciliter, "
+     "class two to three fifteen PM on August fifteenth to August sixteenth, boards three quarters of an inch thick, "
+     "a two inch pipe."),
 ]
 
 
@@ -272,7 +278,7 @@ GLUED_FORMS = ("3:1", "4x4", "on 3/15", '15.6"', "Ave. NW", "per min.", "hrs/day
                "ca. 1500", "911", "C#", "6' tall", "Hwy. 1 N", "2h 30m", "350 degrees F", "° C", "Tue. 7/1",
                "4 lb. 6 oz.", "last yr.", 'a 24"x18" box', "$3.89/gal.",
                "taxes incl.", "est. 1902", "Nat'l", "U.S.", "12' x 14'", "2:00-3:30", "3/4 c. flour",
-               "20+ hrs.", "M-F")
+               "20+ hrs.", "M-F", "$12.99/lb.", "8/15-8/16", "2-3:15 pm", "3/4 in. thick")
 
 
 @pytest.mark.parametrize("first", GLUED_FORMS)
@@ -359,6 +365,9 @@ ADVERSARIAL = {
     "recipe cups": ("", "1 1/2 c. ", 12_000, "a"),
     "amounts and more": ("", "1+ ", 25_000, "hrs"),
     "weekday letters": ("", "M-F-", 20_000, ""),
+    "date ranges": ("", "8/15-", 20_000, "8/16"),
+    "hour to clock ranges": ("", "2-", 25_000, "3:15"),
+    "inch fractions": ("", "3/4 in", 16_000, ". thick"),
 }
 
 

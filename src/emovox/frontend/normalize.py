@@ -127,6 +127,7 @@ UNITS = {
     "mos": ("month", "months"),
     "mmHg": ("millimeter of mercury", "millimeters of mercury"),
     "bpm": ("beat per minute", "beats per minute"),
+    "mg/dL": ("milligram per deciliter", "milligrams per deciliter"),
     "BR": ("bedroom", "bedrooms"),  # a listing's "2BR, 1BA"
     "BA": ("bath", "baths"),
 }
@@ -695,6 +696,17 @@ def _speak_fraction(match: re.Match[str]) -> str:
     return _fraction_words(numerator, denominator)
 
 
+#: Denominators fractions are written with: "1/2-3/4 cup" is a range of fractions, "8/15-8/16" of days.
+_COMMON_DENOMINATORS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16})
+
+
+def _speak_date_range(match: re.Match[str]) -> str:
+    m1, d1, m2, d2 = (int(match.group(k)) for k in ("m1", "d1", "m2", "d2"))
+    if not (_valid_date(m1, d1) and _valid_date(m2, d2)) or {d1, d2} <= _COMMON_DENOMINATORS:
+        return match.group(0)  # fractions, read by the rules after
+    return f"{_date(m1, d1, None)} to {_date(m2, d2, None)}"
+
+
 _FRACTION_NAMES = {2: ("half", "halves"), 4: ("quarter", "quarters")}
 
 
@@ -801,10 +813,11 @@ def _speak_sides(match: re.Match[str]) -> str:
 
 def _speak_side_in_inches(match: re.Match[str]) -> str:
     """'12 in long', '3 in thick', and 'in.' with its period inside a sentence: '3.7 in. of rain',
-    and a range of them: '4-6 in. of snow' is "four to six inches"."""
+    and a range of them: '4-6 in. of snow' is "four to six inches"; "a 2 in. pipe" is one inch."""
     low, value = match.group("low", "value")
     start = f"{numbers.number(low)} to " if low else ""
-    return f"{start}{numbers.number(value)} {_plural(value, *UNITS['in'])}"
+    singular, plural = UNITS["in"]
+    return f"{start}{numbers.number(value)} {singular if _after_article(match) else _plural(value, singular, plural)}"
 
 
 def _speak_military_time(match: re.Match[str]) -> str:
@@ -988,7 +1001,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w/.])(?P<high>\d{2,3})/(?P<low>\d{2,3})(?P<unit>\s?mmHg\b)?(?![\w/])"), _speak_blood_pressure),
     (re.compile(r"(?<=[\da-z])\s?/\s?(?P<per>" + "|".join(PER) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: " " + PER[m.group("per")]),
-    (re.compile(r"(?<=\d)/(?P<noun>[a-z]{3,20})\b"), lambda m: f" per {m.group('noun')}"),  # "$9.99/bottle"
+    # "$9.99/bottle", "$12.99/lb." (a unit of two letters is read after "per" by the word rules)
+    (re.compile(r"(?<=\d)/(?P<noun>[a-z]{3,20}|lb|oz|kg|mi|km|ft|yd|qt|ml)\b"), lambda m: f" per {m.group('noun')}"),
     (re.compile(r"\b(?:[Cc]a|c)\.\s?(?P<year>\d{3,4})\b(?![.,]\d)"),  # "ca. 1500", "c. 1560"
      lambda m: "circa " + numbers.year(int(m.group("year")))),
     (re.compile(r"(?<![\w/.,$-])(?P<code>9/11|911)(?![\w/]|[.,]\d)"),
@@ -1016,7 +1030,10 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w$€£¥])(?P<sign>[-−])?(?P<symbol>[$€£¥])\s?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)"
                 r"(?P<fraction>\.\d+)?(?:\s?(?P<scale>" + _SCALE_WORDS + r"|[kKmMbB][nN]?)\b)?"),
      _speak_money),
-    (re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)"), lambda m: " to "),  # "2:00-3:30 p.m."
+    # a range of clock times: "2:00-3:30 p.m.", "2-3:15 pm"
+    (re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)"), lambda m: " to "),
+    (re.compile(r"(?<![\d:/.,-])(?P<hour>1[0-2]|[1-9])\s?[-–]\s?(?=(?:1[0-2]|0?[1-9]):[0-5]\d)"),
+     lambda m: f"{m.group('hour')} to "),
     (re.compile(r"(?<![\d:])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?(?![\d:])"
                 r"(?:\s?(?P<meridiem>" + _MERIDIEM + "))?" + _ZONE), _speak_time),
     # a ratio: what follows the colon is not a clock's two digits ("3:1", "16:9", "1:100")
@@ -1065,6 +1082,9 @@ RULES: tuple[Rule, ...] = (
                 r"(?P<exchange>\d{3})-(?P<line>\d{4})(?![\d-])"), _speak_us_phone),
     (re.compile(r"(?<![\w.])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<sign>[-−])?(?P<value>" + _NUM + r")\s?%"),
      _speak_percent),
+    # "3/4 in. thick": a fraction of an inch (the word "in" only with its period or a dimension after it)
+    (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})\s?(?P<noun>in)(?:\.(?=\s+[a-z])|(?=\s+(?:long|wide|"
+                r"tall|deep|high|thick|across)\b))"), _speak_fraction_of_measure),
     (re.compile(r"(?<![\w.])(?P<first>" + _NUM + r")(?P<first_unit>\s?in\.?)?\s*(?:by|x|×)\s*(?P<second>" + _NUM
                 + r")\s?in\b(?:\.(?=\s+[a-z]))?"), _speak_dimensions),
     (re.compile(r"(?<![\w.])(?:(?P<low>" + _NUM + r")\s?[-–]\s?)?(?P<value>" + _NUM + r")\s?in"
@@ -1104,6 +1124,9 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w.])(?P<first>\d{1,4})[x×](?P<second>\d{1,4})(?![\w.]|[,]\d)"),
      lambda m: f"{numbers.number(m.group('first'))} by {numbers.number(m.group('second'))}"),
     (re.compile(r"(?<![\w.])(?P<value>" + _NUM + r")x(?!\w)"), lambda m: f"{numbers.number(m.group('value'))} times"),
+    # a range of dates: "8/15-8/16" (a day no fraction is written in, so not "1/2-3/4")
+    (re.compile(r"(?<![\w/.-])(?P<m1>\d{1,2})/(?P<d1>\d{1,2})\s?[-–]\s?(?P<m2>\d{1,2})/(?P<d2>\d{1,2})(?![\w/])"),
+     _speak_date_range),
     (re.compile(r"(?<![\w/.])(?P<num>\d{1,2})/(?P<den>\d{1,2})(?![\w/])"), _speak_fraction),
     (re.compile(r"(?<![\w.,:-])(?P<low>" + _NUM + r")\s?[-–]\s?(?P<high>" + _NUM + r")(?![\w-]|[.,:]\d)"),
      _speak_range),
