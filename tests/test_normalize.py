@@ -257,6 +257,10 @@ CASES = [
      "Shrimp at twelve dollars and ninety-nine cents per pound, sugar at one hundred ten milligrams per deciliter, "
      "class two to three fifteen PM on August fifteenth to August sixteenth, boards three quarters of an inch thick, "
      "a two inch pipe."),
+    # a unit priced "a gal."; initialisms espeak reads as words; "ppl"
+    ("Gas was $2.99 a gal. in Jan., the USPS said; the ETA for 8-10 ppl is noon.",
+     "Gas was two dollars and ninety-nine cents a gallon in January, the U S P S said; the E T A for eight to ten "
+     "people is noon."),
 ]
 
 
@@ -278,7 +282,8 @@ GLUED_FORMS = ("3:1", "4x4", "on 3/15", '15.6"', "Ave. NW", "per min.", "hrs/day
                "ca. 1500", "911", "C#", "6' tall", "Hwy. 1 N", "2h 30m", "350 degrees F", "° C", "Tue. 7/1",
                "4 lb. 6 oz.", "last yr.", 'a 24"x18" box', "$3.89/gal.",
                "taxes incl.", "est. 1902", "Nat'l", "U.S.", "12' x 14'", "2:00-3:30", "3/4 c. flour",
-               "20+ hrs.", "M-F", "$12.99/lb.", "8/15-8/16", "2-3:15 pm", "3/4 in. thick")
+               "20+ hrs.", "M-F", "$12.99/lb.", "8/15-8/16", "2-3:15 pm", "3/4 in. thick",
+               "$2.99 a gal.", "ETA")
 
 
 @pytest.mark.parametrize("first", GLUED_FORMS)
@@ -368,6 +373,8 @@ ADVERSARIAL = {
     "date ranges": ("", "8/15-", 20_000, "8/16"),
     "hour to clock ranges": ("", "2-", 25_000, "3:15"),
     "inch fractions": ("", "3/4 in", 16_000, ". thick"),
+    "priced units": ("", "a gal. a", 12_000, ""),
+    "spelled initialisms": ("", "ETA ", 25_000, ""),
 }
 
 

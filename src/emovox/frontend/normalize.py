@@ -216,19 +216,22 @@ SHORT_WORDS = {
     "dept": "department", "asst": "assistant", "intl": "international", "natl": "national", "std": "standard",
     "ea": "each", "univ": "university", "assoc": "associate", "jr": "junior", "mgr": "manager",
     "tel": "telephone", "bros": "brothers", "hosp": "hospital", "hwy": "highway", "appt": "appointment",
-    "appts": "appointments", "approx": "approximately", "est": "estimated",
+    "appts": "appointments", "ppl": "people", "approx": "approximately", "est": "estimated",
 }
 #: Those that come before a noun ("Assoc. Prof. Lee", "Intl. Airport"): a capital after one
 #: does not begin a sentence. ("est. 1902" is "established": a rule of its own, with the years.)
 _MODIFIERS = frozenset({"asst", "assoc", "intl", "natl", "std"})
-#: The same words with an apostrophe for the letters left out ("Nat'l Guard", "int'l airport").
+#: Words written short with an apostrophe for the letters left out ("Nat'l Guard", "int'l
+#: airport"), or with no mark at all ("8-10 ppl").
 ELIDED_WORDS = {"gov't": "government", "int'l": "international", "nat'l": "national", "dep't": "department",
-                "ass'n": "association", "cont'd": "continued", "att'y": "attorney"}
+                "ass'n": "association", "cont'd": "continued", "att'y": "attorney", "ppl": "people"}
 #: "incl." and "excl." before what they take in ("incl. VAT") and after it ("taxes incl.").
 _INCLUSIONS = {"incl": ("including", "included"), "excl": ("excluding", "excluded")}
 #: Initialisms that are also English words, which espeak-ng reads as the word: after "the"
 #: they name an organization and are spelled ("the WHO" is "the W H O", not "the who").
 SPELLED_AFTER_THE = ("WHO",)
+#: Initialisms espeak-ng reads as a word wherever they stand ("ETA" as "eta", "USPS" as "usps").
+SPELLED = ("ETA", "USPS")
 #: Abbreviations read one way before a name and another way after one.
 TITLE_OR_PLACE = {"Dr": ("Doctor", "Drive"), "St": ("Saint", "Street")}
 _LATIN = {"e.g.": "for example", "i.e.": "that is", "a.k.a.": "also known as"}
@@ -253,6 +256,8 @@ PER = {"mo": "a month", "month": "a month", "yr": "a year", "year": "a year", "h
 _UNITS_AFTER_PER = sorted((unit for unit in UNITS if sum(c.isalpha() for c in unit) >= 2), key=len, reverse=True)
 #: Units of time read after "last", "a", "every"... without a number ("last yr.", "in a min.").
 _TIME_UNITS = ("min", "hr", "sec", "wk", "mo", "yr")
+#: Units of amount read after "a" with their period, as a price's ("$2.99 a gal.").
+_PRICED_UNITS = ("gal", "lb", "oz", "doz", "qt")
 #: A count's shorthand before a plural noun: "250K copies" is "two hundred fifty thousand copies"
 #: ("a 5K run" keeps its K).
 _COUNT_SCALES = {"K": "thousand", "k": "thousand", "M": "million", "B": "billion"}
@@ -957,6 +962,8 @@ WORD_RULES: tuple[Rule, ...] = (
     # "last yr.", "in a min.": a unit of time with no number of its own
     (re.compile(r"\b(?P<word>last|next|this|every|a)\s(?P<unit>" + "|".join(_TIME_UNITS) + r")\b(?:\.(?=\s+[a-z]))?"),
      lambda m: f"{m.group('word')} {UNITS[m.group('unit')][0]}"),
+    (re.compile(r"\ba\s(?P<unit>" + "|".join(_PRICED_UNITS) + r")\.(?=\s+[a-z]|[,;:]|$)"),
+     lambda m: f"a {UNITS[m.group('unit')][0]}{_kept_period(m)}"),
     # "18 pages per min.", "$3.89 per gal.", "per sq. ft.": any unit of two letters or more after "per"
     (re.compile(r"\bper\s(?P<unit>" + "|".join(re.escape(u).replace(r"\ ", r"\s") for u in _UNITS_AFTER_PER)
                 + r")" + _UNIT_END), lambda m: f"per {UNITS[m.group('unit')][0]}"),
@@ -974,6 +981,7 @@ WORD_RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w-])M\s?[-–]\s?F(?![\w-])"), lambda m: "Monday to Friday"),  # office hours "M-F, 9-5"
     (re.compile(r"(?<=\b[Tt]he )(?P<acronym>" + "|".join(SPELLED_AFTER_THE) + r")\b"),
      lambda m: " ".join(m.group("acronym"))),
+    (re.compile(r"\b(?P<acronym>" + "|".join(SPELLED) + r")(?=\b|'s)"), lambda m: " ".join(m.group("acronym"))),
     # "U.S.", "D.C.", "Ph.D.": letters, not sentences ("The U.S. Army" had been cut in three)
     (re.compile(r"(?<![\w.])(?P<letters>(?:[A-Z]\.){2,5}|Ph\.D\.)(?![\w'’]|\.\w)"), _speak_dotted_letters),
     (re.compile(r"\b(?:[A-Z][A-Z']+[,!?.]*\s+){2,}[A-Z][A-Z']+\b"), _lowercase_shouting),
