@@ -261,6 +261,10 @@ CASES = [
     ("Gas was $2.99 a gal. in Jan., the USPS said; the ETA for 8-10 ppl is noon.",
      "Gas was two dollars and ninety-nine cents a gallon in January, the U S P S said; the E T A for eight to ten "
      "people is noon."),
+    # a direction before a numbered street; a day past 16 is a date, not a fraction; "apt." before a word
+    ("She moved to 15 E. 72nd St.; closed 12/24 through 1/2, and 3/20 of a 2-bedroom apt. downtown is apt.",
+     "She moved to fifteen East seventy-second Street; closed December twenty-fourth through January second, and "
+     "three twentieths of a two-bedroom apartment downtown is apt."),
 ]
 
 
@@ -283,7 +287,7 @@ GLUED_FORMS = ("3:1", "4x4", "on 3/15", '15.6"', "Ave. NW", "per min.", "hrs/day
                "4 lb. 6 oz.", "last yr.", 'a 24"x18" box', "$3.89/gal.",
                "taxes incl.", "est. 1902", "Nat'l", "U.S.", "12' x 14'", "2:00-3:30", "3/4 c. flour",
                "20+ hrs.", "M-F", "$12.99/lb.", "8/15-8/16", "2-3:15 pm", "3/4 in. thick",
-               "$2.99 a gal.", "ETA")
+               "$2.99 a gal.", "ETA", "15 E. 72nd St.", "12/24", "apt. downtown")
 
 
 @pytest.mark.parametrize("first", GLUED_FORMS)

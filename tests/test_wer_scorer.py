@@ -41,6 +41,7 @@ from emovox.bench.intelligibility import word_error_rate
     # a number's leading zeros, which Whisper's normalizer keeps on one side and drops on the other
     ("Boston, MA 02109.", "Boston, MA 0-2-1-0-9."),
     ("The store is open 24/7 now.", "The store is open 24-7 now."),
+    ("Portland, OR 97205.", "Portland, OR 972-05."),  # a ZIP code heard in two
     ("The store is open 24/7 now.", "The store is open 24.7 now."),
     ('A 27" monitor.', "A 27-inch monitor."),
     # letters as said: "&" is "and", a tripled letter is "triple"
@@ -90,6 +91,7 @@ def test_a_different_fraction_is_still_an_error():
     ("Boston, MA 02109.", "Boston, MA 2108."),
     ("Cut three 2x6 planks.", "Cut 3-2 by 8 planks."),
     ("The store is open 24/7 now.", "The store is open 24-6 now."),
+    ("Portland, OR 97205.", "Portland, OR 972-06."),
 ])
 def test_what_a_fold_joins_still_counts_when_the_words_differ(written, heard):
     assert word_error_rate([written], heard)[0] > 0

@@ -692,9 +692,11 @@ _DATE_BEFORE = re.compile(r"\b(?:[Oo]n|[Bb]y|[Uu]ntil|[Tt]ill|[Ss]ince|[Bb]efore
 
 def _speak_fraction(match: re.Match[str]) -> str:
     """"3/4" is three quarters; a month and day where the words before introduce a date, or a
-    day of 1 ("6/1" is never six firsts): "on 3/15" is "on March fifteenth"."""
+    day of 1 or past 16 ("6/1" is never six firsts, nor "12/24" twelve twenty-fourths): "on
+    3/15" is "on March fifteenth"."""
     numerator, denominator = int(match.group("num")), int(match.group("den"))
-    if _valid_date(numerator, denominator) and (denominator == 1 or _word_before(_DATE_BEFORE, match)):
+    a_day = denominator > 16 and not re.match(r"\s+of\b", match.string[match.end():])  # not "3/20 of it"
+    if _valid_date(numerator, denominator) and (denominator == 1 or a_day or _word_before(_DATE_BEFORE, match)):
         return _date(numerator, denominator, None)
     if denominator == 0:
         return f"{numbers.cardinal(str(numerator))} slash zero"
@@ -978,6 +980,8 @@ WORD_RULES: tuple[Rule, ...] = (
      lambda m: _in_case_of(m.group(0), ELIDED_WORDS[m.group(0).lower()])),
     (re.compile(r"(?<![\w/])(?:[wc]/o(?![\w/])|w/(?=\s))", re.IGNORECASE), lambda m: _SLASHED[m.group(0).lower()]),
     (re.compile(r"\bvs\b"), lambda m: "versus"),
+    # "a 2-bedroom apt. downtown" (and "apt." the word, which ends a sentence, is left alone)
+    (re.compile(r"\bapt\.(?=\s+(?:[a-z]|\d|#))"), lambda m: "apartment"),
     (re.compile(r"(?<![\w-])M\s?[-–]\s?F(?![\w-])"), lambda m: "Monday to Friday"),  # office hours "M-F, 9-5"
     (re.compile(r"(?<=\b[Tt]he )(?P<acronym>" + "|".join(SPELLED_AFTER_THE) + r")\b"),
      lambda m: " ".join(m.group("acronym"))),
@@ -1078,7 +1082,8 @@ RULES: tuple[Rule, ...] = (
     (re.compile(r"(?<![\w'])'(?P<tens>[2-9]0)s\b"), _speak_short_decade),
     (re.compile(r"(?<![\w/])24/7(?![\w/])"), lambda m: "twenty-four seven"),
     (re.compile(r"\b(?P<state>[A-Z]{2})\s(?P<zip>\d{5})(?:-(?P<plus4>\d{4}))?(?![\d-])"), _speak_zip),
-    (re.compile(r"(?<=\d )(?P<direction>[NSEW]|[NS][EW])\.?(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE + r"\b)"),
+    (re.compile(r"(?<=\d )(?P<direction>[NSEW]|[NS][EW])\.?(?=\s+(?:(?:[A-Z][\w']*|\d{1,3}(?:st|nd|rd|th))\s+){1,3}"
+                + _STREET_TYPE + r"\b)"),  # "15 E. 72nd St.", "4200 N. Central Ave."
      lambda m: DIRECTIONS[m.group("direction")]),
     (re.compile(r"(?<![\w.,:/$€£¥#-])(?P<number>[1-9]\d{2,3})(?=\s+(?:[A-Z][\w']*\s+){1,3}" + _STREET_TYPE
                 + r"\b)"), _speak_house_number),
