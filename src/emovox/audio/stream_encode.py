@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from emovox.audio.ffmpeg_threads import single_threaded_resampler
 from emovox.audio.formats import MEDIA_TYPES, check_format
 
 
@@ -93,12 +94,9 @@ class StreamEncoder:
         if codec.bit_rate:
             self._stream.codec_context.bit_rate = codec.bit_rate
         self._stream.codec_context.options = dict(codec.options)
-        # one thread each: a chunk of speech is encoded in well under a millisecond, and FFmpeg's
-        # default (a thread per CPU for the codec and for each resampling graph) started threads
-        # that outlived the request whenever a client went away mid-stream (PyAV 18.1.1)
-        self._stream.codec_context.thread_count = 1
-        self._resampler = av.AudioResampler(format=self._stream.codec_context.format.name, layout="mono", rate=rate,
-                                            threads=1)
+        codec_context = self._stream.codec_context
+        self._resampler = single_threaded_resampler(codec_context, format=codec_context.format.name, layout="mono",
+                                                    rate=rate)
         self._pts = 0
 
     def _drain(self) -> bytes:

@@ -127,8 +127,8 @@ _PRE_FOLDS = (
     (re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z]{2})"), " dot "),
     # a range or a score, "2-4 p.m.", "1970-71" or "218-214", as it is spoken ("2 to 4"); other
     # hyphenated digits (what is left of a phone number) are joined
-    # ("3-2 by 6" is a count and sides, "three two-by-six", as Whisper may write them)
     (re.compile(r"(?<![\d-])(\d{3})-(0\d\d?)(?![\d-])"), r"\1\2"),  # a ZIP code heard in two: "972-05"
+    # ("3-2 by 6" is a count and sides, "three two-by-six", as Whisper may write them)
     (re.compile(r"(?<![\d-])(?<!\d )(\d{1,3}|\d{4})[-–](\d{1,3})(?![\d-]| \d| by \d|\s?[x×]\d)"), r"\1 to \2"),
     (re.compile(r"(?<=\d)-(?=\d)"), ""),
     # a ratio ("3:1", "2.39:1", "1:100": no clock's two digits after the colon) and sides

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from emovox.audio.ffmpeg_threads import single_threaded_resampler
 from emovox.paths import written_atomically
 
 _MILLIS = Fraction(1, 1000)
@@ -24,9 +25,8 @@ def write_m4b(path: Path, title: str, chapters: Iterable[tuple[str, Iterator[np.
     with written_atomically(Path(path)) as partial:
         container = av.open(str(partial), "w", format="ipod", options={"fflags": "+bitexact"})
         stream = container.add_stream("aac", rate=sample_rate, layout="mono")
-        stream.codec_context.thread_count = 1  # as stream_encode.py: no thread per CPU for mono speech
-        resampler = av.AudioResampler(format=stream.codec_context.format.name, layout="mono", rate=sample_rate,
-                                      threads=1)
+        resampler = single_threaded_resampler(stream.codec_context, format=stream.codec_context.format.name,
+                                              layout="mono", rate=sample_rate)
         marks, written = [], 0
 
         def encode(frame) -> None:

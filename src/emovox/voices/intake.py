@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from emovox.audio.ffmpeg_threads import single_threaded_resampler
 from emovox.errors import EmovoxError, UnsupportedMediaError
 
 SAMPLE_RATE = 16_000
@@ -113,8 +114,7 @@ def decode(data: bytes) -> tuple[np.ndarray, int, int]:
                 raise ReferenceAudioError("the file has no audio stream; upload a recording of someone speaking")
             stream = container.streams.audio[0]
             rate, channels = stream.codec_context.sample_rate, stream.codec_context.channels
-            stream.codec_context.thread_count = 1  # seconds of speech: no call for a thread per CPU
-            to_mono = av.AudioResampler(format="flt", layout="mono", rate=rate, threads=1)
+            to_mono = single_threaded_resampler(stream.codec_context, format="flt", layout="mono", rate=rate)
             chunks, decoded = [], 0
             for frame in container.decode(stream):
                 for converted in to_mono.resample(frame):
